@@ -1,0 +1,55 @@
+"""The one unit that flows through the whole product: a verbatim passage of a source, with where it came from."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+
+HEADING_SEPARATOR = " › "
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A piece of a source shown to a passenger exactly as written.
+
+    `doc`/`unit` identify the unit of law (as the evaluation set defines them) or, for a crawled
+    page, the page URL and its header anchor. `part` numbers the pieces of a unit that was split.
+    `source` is the path of the shipped source file, relative to `kb/sources/`, whose text must
+    contain `text` verbatim.
+    """
+
+    doc: str
+    unit: str
+    lang: str
+    title: str
+    heading_path: tuple[str, ...]
+    instrument: str
+    url: str
+    text: str
+    source: str
+    part: int = 0
+    kind: str = "law"  # "law" or "guide"
+
+    @property
+    def id(self) -> str:
+        return f"{self.doc}|{self.lang}|{self.unit}|{self.part}"
+
+    @property
+    def content_hash(self) -> str:
+        payload = json.dumps(asdict(self), sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:32]
+
+    @property
+    def where(self) -> str:
+        """Instrument › Part › Division, for a reader to see where the passage sits."""
+        return HEADING_SEPARATOR.join((self.instrument, *self.heading_path))
+
+    def to_record(self) -> dict:
+        record = asdict(self)
+        record["heading_path"] = list(self.heading_path)
+        return record
+
+    @classmethod
+    def from_record(cls, record: dict) -> Passage:
+        return cls(**{**record, "heading_path": tuple(record["heading_path"])})

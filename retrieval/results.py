@@ -1,0 +1,32 @@
+"""What retrieval hands to the page and to the evaluator: questions, each with the passages found for it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kb.passage import Passage
+from query_understanding.understanding import Understanding
+
+
+@dataclass(frozen=True)
+class Hit:
+    passage: Passage
+    score: float
+
+
+@dataclass(frozen=True)
+class QuestionResult:
+    """One sub-question and its passages; no hits means the knowledge base does not cover it."""
+
+    question: str
+    hits: tuple[Hit, ...]
+
+
+@dataclass(frozen=True)
+class Answer:
+    understanding: Understanding
+    results: tuple[QuestionResult, ...]
+
+    def ranked_passages(self) -> list[Passage]:
+        """All shown passages in display order, as the evaluator ranks them."""
+        return [hit.passage for result in self.results for hit in result.hits]
