@@ -1,0 +1,30 @@
+"""`python -m eval <command>`: every measurement of the product, one command each."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# command -> module; each module defines configure(parser) and main(args) -> int
+COMMANDS = {
+    "retrieval": ("eval.retrieval_eval", "retrieval quality (P@k, R@k, F1@k, MAP@k, abstention, latency)"),
+    "decomposition": ("eval.decomposition_eval", "issues the decomposer found, missed and invented"),
+    "hallucination": ("eval.hallucination", "generative RAG baseline vs the product, audited for hallucination"),
+    "detector": ("eval.detector_eval", "precision and recall of the hallucination detector on planted errors"),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m eval", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    modules = {}
+    for name, (module_name, help_text) in COMMANDS.items():
+        modules[name] = importlib.import_module(module_name)
+        modules[name].configure(commands.add_parser(name, help=help_text, description=help_text))
+    args = parser.parse_args(argv)
+    return modules[args.command].main(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
