@@ -1,0 +1,386 @@
+"""Official Canadian law (Justice Canada XML) turned into verbatim passages, one per unit of law.
+
+Units follow the evaluation set's definition: a section of the body, a treaty article in a schedule of
+the Carriage by Air Act, any other schedule as a whole, the enacting text. Only the text in force is kept:
+repealed provisions, amendments not yet in force, historical notes and footnotes are left out. Each
+passage is a list of lines (a label and its text, a marginal note, a heading), so that every line is the
+law's own words and the whole reads as the official page does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from kb.passage import Passage
+
+LIMS = "{http://justice.gc.ca/lims}"
+MAX_PART_CHARS = 1500  # a longer section is indexed in pieces, cut only between subsections
+
+BLOCKS = {
+    "Section", "Subsection", "Paragraph", "Subparagraph", "Clause", "Subclause", "Subsubclause",
+    "Definition", "Provision", "ContinuedSectionSubsection", "ContinuedParagraph", "ContinuedSubparagraph",
+    "ContinuedClause", "ContinuedDefinition", "ContinuedFormulaParagraph", "FormulaGroup", "Formula",
+    "FormulaDefinition", "FormulaParagraph", "Heading", "GroupHeading", "List", "Item", "ScheduleFormHeading",
+    "Group", "DocumentInternal", "TableGroup", "table", "tgroup", "thead", "tbody", "BillPiece", "Order",
+    "Introduction", "Preamble", "Enacts", "SignatureBlock", "SignatureLine",
+}  # fmt: skip
+NOT_SHOWN = {"HistoricalNote", "Footnote", "FootnoteRef", "colspec", "RecentAmendments", "Label", "MarginalNote"}
+LINE_TEXT = {"Text", "TitleText", "FormulaText", "FormulaTerm", "FormulaConnector", "OriginatingRef",
+             "SignatureName", "SignatureTitle", "title", "Leader"}  # fmt: skip
+
+ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+ARTICLE = re.compile(r"^Article\s+([0-9]+|[IVXLC]+|premier|Premier)\b")
+SCHEDULE_NUMBER = re.compile(r"^(?:SCHEDULE|ANNEXE)\s+([0-9]+|[IVXLC]+)\b")
+
+LABELS = {
+    "en": {"preamble": "Enacting text", "section": "Section", "schedule": "Schedule", "related": "Related provisions"},
+    "fr": {"preamble": "Texte d’édiction", "section": "Article", "schedule": "Annexe", "related": "Dispositions connexes"},
+}
+
+
+class SourceError(Exception):
+    """The law snapshot is missing or empty: nothing sensible can be built from it."""
+
+
+@dataclass(frozen=True)
+class Instrument:
+    """One shipped XML file and what the manifest says of it."""
+
+    doc: str
+    instrument: str
+    lang: str
+    file: str
+    url: str
+    consolidated: str
+
+
+def read_manifest(sources_dir: Path) -> list[Instrument]:
+    manifest = sources_dir / "manifest.json"
+    if not manifest.is_file():
+        raise SourceError(f"No manifest at {manifest}: the law snapshot is missing.")
+    entries = json.loads(manifest.read_text(encoding="utf-8"))["instruments"]
+    if not entries:
+        raise SourceError(f"{manifest} lists no instruments.")
+    return [
+        Instrument(e["doc"], e["instrument"], e["language"], e["file"], e["url"], e["consolidated"]) for e in entries
+    ]
+
+
+def load_law_passages(sources_dir: Path) -> list[Passage]:
+    """All passages of all instruments in the manifest; an unreadable file is skipped with a named warning."""
+    instruments = read_manifest(sources_dir)
+    passages: list[Passage] = []
+    for instrument in instruments:
+        path = sources_dir / instrument.file
+        try:
+            root = ET.parse(path).getroot()
+        except (ET.ParseError, OSError) as error:
+            warnings.warn(f"Skipped {instrument.file}: {error}", stacklevel=2)
+            continue
+        passages.extend(InstrumentReader(instrument, root).passages())
+    if not passages:
+        raise SourceError(f"No passages could be read from the instruments in {sources_dir}.")
+    return passages
+
+
+def roman_or_arabic(token: str) -> int:
+    if token.lower() == "premier":
+        return 1
+    if token.isdigit():
+        return int(token)
+    values = [ROMAN[c] for c in token.upper()]
+    return sum(-v if i + 1 < len(values) and values[i + 1] > v else v for i, v in enumerate(values))
+
+
+def squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def label_text(element: ET.Element | None) -> str:
+    if element is None:
+        return ""
+    parts = [element.text or ""]
+    for child in element:
+        if child.tag not in ("FootnoteRef", "Footnote"):
+            parts.append("".join(child.itertext()))
+        parts.append(child.tail or "")
+    return squash("".join(parts))
+
+
+def section_unit(section: ET.Element) -> str:
+    label = re.sub(r"\s+(?:to|à)\s+", "-", label_text(section.find("Label")))
+    return "s" + re.sub(r"\s+", "", label)
+
+
+def is_only_repealed(element: ET.Element) -> bool:
+    """A provision whose whole text is a "[Repealed, ...]" notice: not law in force."""
+    if element.tag == "Repealed":
+        return True
+    text = element.find("Text")
+    if text is None:
+        return element.find("Repealed") is not None and not any(c.tag in BLOCKS for c in element)
+    words = squash("".join(c.tail or "" for c in text) + (text.text or ""))
+    kept = [c for c in text if c.tag not in ("Repealed", "DefinedTermEn", "DefinedTermFr", "FootnoteRef")]
+    return text.find("Repealed") is not None and not kept and not words
+
+
+class InstrumentReader:
+    """Reads one XML instrument into passages; knows the document's dates and web addresses."""
+
+    def __init__(self, instrument: Instrument, root: ET.Element):
+        self.instrument = instrument
+        self.root = root
+        self.current_to = root.get(f"{LIMS}current-date", "9999-12-31")
+        self.labels = LABELS[instrument.lang]
+
+    # -- what is in force -------------------------------------------------------------------------
+
+    def in_force(self, element: ET.Element) -> bool:
+        if element.get("in-force") == "no":
+            return False
+        start = element.get(f"{LIMS}inforce-start-date")
+        return start is None or start <= self.current_to
+
+    # -- rendering lines --------------------------------------------------------------------------
+
+    def inline(self, element: ET.Element) -> str:
+        """Text of a Text-like element, footnote markers left out."""
+        parts = [element.text or ""]
+        for child in element:
+            if child.tag not in ("FootnoteRef", "Footnote") and self.in_force(child):
+                parts.append(self.inline(child))
+            parts.append(child.tail or "")
+        return squash("".join(parts))
+
+    def lines(self, element: ET.Element, prefix: str = "") -> list[str]:
+        """The lines a reader sees for one element; `prefix` is a parent's label that shares the first line."""
+        if element.tag in NOT_SHOWN or not self.in_force(element) or is_only_repealed(element):
+            return []
+        if element.tag == "row":
+            cells = [self.inline(entry) for entry in element]
+            return ["    ".join(cell for cell in cells if cell)] if any(cells) else []
+        out: list[str] = []
+        note = element.find("MarginalNote")
+        if note is not None and element.tag != "Section":
+            out.append(self.inline(note))
+        head = squash(f"{prefix} {label_text(element.find('Label'))}")
+        for child in element:
+            if child.tag in NOT_SHOWN or not self.in_force(child):
+                continue
+            if head and is_only_repealed(child):  # the label stands alone, as on the official page
+                out.append(head)
+                head = ""
+            if child.tag in LINE_TEXT:
+                text = self.inline(child)
+                if text:
+                    out.append(squash(f"{head} {text}"))
+                    head = ""
+            else:
+                child_lines = self.lines(child, prefix=head)
+                if child_lines:
+                    head = ""
+                out.extend(child_lines)
+        if head and out:
+            out.insert(0, head)
+        return [line for line in out if line]
+
+    # -- units ------------------------------------------------------------------------------------
+
+    def passages(self) -> Iterator[Passage]:
+        yield from self.preamble()
+        yield from self.body()
+        for schedule in self.root.findall("Schedule"):
+            if self.in_force(schedule):
+                yield from self.schedule(schedule)
+
+    def passage(self, unit: str, title: str, heading_path: tuple[str, ...], url: str, blocks: list[list[str]]):
+        """One passage per unit, or several `part`s of at most MAX_PART_CHARS cut between blocks."""
+        parts: list[list[str]] = [[]]
+        for block in blocks:
+            size = sum(len(line) + 1 for line in parts[-1])
+            if parts[-1] and size + sum(len(line) + 1 for line in block) > MAX_PART_CHARS:
+                parts.append([])
+            parts[-1].extend(block)
+        for number, lines in enumerate(p for p in parts if p):
+            yield Passage(
+                doc=self.instrument.doc,
+                unit=unit,
+                lang=self.instrument.lang,
+                title=title,
+                heading_path=heading_path,
+                instrument=self.instrument.instrument,
+                url=url,
+                text="\n".join(lines),
+                source=self.instrument.file,
+                part=number,
+            )
+
+    def page_url(self, page: str) -> str:
+        return self.instrument.url + page
+
+    @property
+    def full_text_url(self) -> str:
+        return self.page_url("TexteComplet.html" if self.instrument.lang == "fr" else "FullText.html")
+
+    def preamble(self) -> Iterator[Passage]:
+        enacting = self.root.find("Order")
+        if enacting is None:
+            enacting = self.root.find("Introduction")
+        if enacting is None:
+            return
+        lines = self.lines(enacting)
+        if lines:
+            yield from self.passage("preamble", self.labels["preamble"], (), self.full_text_url, [lines])
+
+    def body(self) -> Iterator[Passage]:
+        headings: dict[int, str] = {}
+        body = self.root.find("Body")
+        if body is None:
+            return
+        page = "article" if self.instrument.lang == "fr" else "section"
+        for element in body:
+            if not self.in_force(element):
+                continue
+            if element.tag == "Heading":
+                level = int(element.get("level", "1"))
+                headings = {k: v for k, v in headings.items() if k < level}
+                headings[level] = squash(f"{label_text(element.find('Label'))} {self.inline_title(element)}")
+            elif element.tag == "Section" and not is_only_repealed(element):
+                blocks = self.section_blocks(element)
+                if not blocks:
+                    continue
+                unit = section_unit(element)
+                number = unit[1:].split("-")[0]
+                note = element.find("MarginalNote")
+                title = self.inline(note) if note is not None else f"{self.labels['section']} {number}"
+                path = tuple(headings[k] for k in sorted(headings))
+                yield from self.passage(unit, title, path, self.page_url(f"{page}-{number}.html"), blocks)
+
+    def inline_title(self, heading: ET.Element) -> str:
+        title = heading.find("TitleText")
+        return self.inline(title) if title is not None else ""
+
+    def section_blocks(self, section: ET.Element) -> list[list[str]]:
+        """A section's lines grouped by subsection, so a long section can be cut between them."""
+        label = label_text(section.find("Label"))
+        blocks: list[list[str]] = []
+        head = label
+        for child in section:
+            if child.tag in NOT_SHOWN or not self.in_force(child):
+                continue
+            if head and is_only_repealed(child):  # the label stands alone, as on the official page
+                blocks.append([head])
+                head = ""
+            if child.tag in LINE_TEXT:
+                lines = [squash(f"{head} {self.inline(child)}")]
+            else:
+                lines = self.lines(child, prefix=head)
+            if lines:
+                head = ""
+                if child.tag == "Subsection" or not blocks:
+                    blocks.append(lines)
+                else:
+                    blocks[-1].extend(lines)
+        return blocks
+
+    def schedule(self, schedule: ET.Element) -> Iterator[Passage]:
+        schedule_id = schedule.get("id", "")
+        if schedule_id == "NifProvs":  # amendments not in force
+            return
+        heading = schedule.find("ScheduleFormHeading")
+        label = label_text(heading.find("Label")) if heading is not None else ""
+        match = SCHEDULE_NUMBER.match(label)
+        number = str(roman_or_arabic(match.group(1))) if match else ""
+        url = self.full_text_url
+        if schedule_id == "RelatedProvs":
+            yield from self.passage("relprov", self.labels["related"], (), url, [self.lines(schedule)])
+            return
+        unit = f"sch{number}"
+        title = squash(f"{self.labels['schedule']} {label_text(heading.find('Label')).split()[-1]}") if number else label
+        title = self.schedule_title(heading) or title
+        articles = list(self.treaty_articles(schedule, unit)) if self.instrument.doc == "C-26" else []
+        if not any("-art" in article[0] for article in articles):
+            yield from self.passage(unit, title, (), url, [self.lines(schedule)])
+            return
+        for article_unit, article_title, chapter, lines in articles:
+            path = (title, chapter) if chapter else (title,)
+            yield from self.passage(article_unit, article_title, path, url, [lines])
+
+    def schedule_title(self, heading: ET.Element | None) -> str:
+        if heading is None:
+            return ""
+        label = label_text(heading.find("Label"))
+        title = heading.find("TitleText")
+        return squash(f"{label} {self.inline(title)}") if title is not None else label
+
+    def treaty_articles(self, schedule: ET.Element, unit: str) -> Iterator[tuple[str, str, str, list[str]]]:
+        """(unit, article heading, chapter, lines) for each article of a treaty reproduced in a schedule.
+
+        Text before the first article is the preamble, text after the last one the final clauses; chapter
+        and "Section 1." headings are shown with the article that follows them.
+        """
+        document = schedule.find("DocumentInternal")
+        if document is None:
+            return
+        pending: list[str] = self.lines(schedule.find("ScheduleFormHeading")) if schedule.find(
+            "ScheduleFormHeading"
+        ) is not None else []
+        chapter = ""
+        seen_article = False
+
+        def walk(element: ET.Element) -> Iterator[tuple[str, str, str, list[str]]]:
+            nonlocal pending, chapter, seen_article
+            heading = element.find("GroupHeading")
+            heading_text = self.inline_heading(heading)
+            match = ARTICLE.match(heading_text)
+            if element.tag == "Group" and match:
+                seen_article = True
+                lines = pending + self.lines(element)
+                pending = []
+                yield f"{unit}-art{roman_or_arabic(match.group(1))}", heading_text, chapter, lines
+            elif element.tag == "Group" and heading_text.lower().startswith(("additional protocol", "protocole additionnel")):
+                yield f"{unit}-addprot", heading_text, "", pending + self.lines(element)
+                pending = []
+            elif element.tag == "Group":
+                if heading is not None:
+                    pending = pending + self.lines(heading)
+                    chapter = heading_text
+                for child in element:
+                    if child.tag != "GroupHeading":
+                        yield from walk(child)
+            else:
+                lines = self.lines(element)
+                if lines and not seen_article:
+                    yield f"{unit}-preamble", self.labels["preamble"], "", pending + lines
+                    pending = []
+                elif lines:
+                    pending = pending + lines
+
+        yield from self.merge_units(item for child in document for item in walk(child))
+        if pending and seen_article:
+            yield f"{unit}-final", "Final clauses" if self.instrument.lang == "en" else "Clauses finales", "", pending
+
+    @staticmethod
+    def merge_units(items: Iterator[tuple[str, str, str, list[str]]]) -> Iterator[tuple[str, str, str, list[str]]]:
+        """Consecutive pieces of the same unit (several preamble provisions) become one."""
+        current: tuple[str, str, str, list[str]] | None = None
+        for item in items:
+            if current and current[0] == item[0]:
+                current = (current[0], current[1], current[2], current[3] + item[3])
+                continue
+            if current:
+                yield current
+            current = item
+        if current:
+            yield current
+
+    def inline_heading(self, heading: ET.Element | None) -> str:
+        if heading is None:
+            return ""
+        return squash(" ".join(self.inline(child) for child in heading if child.tag in ("Label", "TitleText")))
