@@ -34,13 +34,14 @@ NOT_SHOWN = {"HistoricalNote", "Footnote", "FootnoteRef", "colspec", "RecentAmen
 LINE_TEXT = {"Text", "TitleText", "FormulaText", "FormulaTerm", "FormulaConnector", "OriginatingRef",
              "SignatureName", "SignatureTitle", "title", "Leader"}  # fmt: skip
 
+ADDITIONAL_PROTOCOL = ("additional protocol", "protocole additionnel")
 ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
 ARTICLE = re.compile(r"^Article\s+([0-9]+|[IVXLC]+|premier|Premier)\b")
 SCHEDULE_NUMBER = re.compile(r"^(?:SCHEDULE|ANNEXE)\s+([0-9]+|[IVXLC]+)\b")
 
 LABELS = {
-    "en": {"preamble": "Enacting text", "section": "Section", "schedule": "Schedule", "related": "Related provisions"},
-    "fr": {"preamble": "Texte d’édiction", "section": "Article", "schedule": "Annexe", "related": "Dispositions connexes"},
+    "en": {"preamble": "Enacting text", "section": "Section", "related": "Related provisions"},
+    "fr": {"preamble": "Texte d’édiction", "section": "Article", "related": "Dispositions connexes"},
 }
 
 
@@ -119,15 +120,14 @@ def section_unit(section: ET.Element) -> str:
 
 
 def is_only_repealed(element: ET.Element) -> bool:
-    """A provision whose whole text is a "[Repealed, ...]" notice: not law in force."""
+    """A provision whose text ends in a "[Repealed, ...]" notice (after at most its defined term): not in force."""
     if element.tag == "Repealed":
         return True
     text = element.find("Text")
     if text is None:
         return element.find("Repealed") is not None and not any(c.tag in BLOCKS for c in element)
-    words = squash("".join(c.tail or "" for c in text) + (text.text or ""))
-    kept = [c for c in text if c.tag not in ("Repealed", "DefinedTermEn", "DefinedTermFr", "FootnoteRef")]
-    return text.find("Repealed") is not None and not kept and not words
+    repealed = text.find("Repealed")
+    return repealed is not None and not (repealed.tail or "").strip() and repealed is text[-1]
 
 
 class InstrumentReader:
@@ -302,8 +302,7 @@ class InstrumentReader:
             yield from self.passage("relprov", self.labels["related"], (), url, [self.lines(schedule)])
             return
         unit = f"sch{number}"
-        title = squash(f"{self.labels['schedule']} {label_text(heading.find('Label')).split()[-1]}") if number else label
-        title = self.schedule_title(heading) or title
+        title = self.schedule_title(heading) or label
         articles = list(self.treaty_articles(schedule, unit)) if self.instrument.doc == "C-26" else []
         if not any("-art" in article[0] for article in articles):
             yield from self.passage(unit, title, (), url, [self.lines(schedule)])
@@ -328,9 +327,9 @@ class InstrumentReader:
         document = schedule.find("DocumentInternal")
         if document is None:
             return
-        pending: list[str] = self.lines(schedule.find("ScheduleFormHeading")) if schedule.find(
-            "ScheduleFormHeading"
-        ) is not None else []
+        pending: list[str] = (
+            self.lines(schedule.find("ScheduleFormHeading")) if schedule.find("ScheduleFormHeading") is not None else []
+        )
         chapter = ""
         seen_article = False
 
@@ -344,7 +343,7 @@ class InstrumentReader:
                 lines = pending + self.lines(element)
                 pending = []
                 yield f"{unit}-art{roman_or_arabic(match.group(1))}", heading_text, chapter, lines
-            elif element.tag == "Group" and heading_text.lower().startswith(("additional protocol", "protocole additionnel")):
+            elif element.tag == "Group" and heading_text.lower().startswith(ADDITIONAL_PROTOCOL):
                 yield f"{unit}-addprot", heading_text, "", pending + self.lines(element)
                 pending = []
             elif element.tag == "Group":
