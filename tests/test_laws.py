@@ -1,0 +1,120 @@
+"""The law loader: units as the evaluation set defines them, only text in force, every passage verbatim."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from ingest.laws import SourceError, load_law_passages, section_unit
+from kb.store import SOURCES_DIR
+from kb.verbatim import occurs_verbatim, source_text
+
+DEV_GOLD_UNITS = [
+    ("SOR-2019-150", "s19"), ("SOR-2019-150", "s18.2"), ("SOR-2019-150", "s12"), ("SOR-2019-150", "s23"),
+    ("C-26", "sch6-art31"), ("C-26", "sch6-art22"), ("C-26", "sch6-art17"), ("C-26", "sch6-art19"),
+    ("C-26", "sch6-art35"), ("C-10.4", "s85.04"), ("C-10.4", "s85.01"), ("C-10.4", "s172.1"),
+    ("SOR-2019-244", "s61"), ("SOR-2019-244", "s51"), ("SOR-88-58", "s122"), ("SOR-2019-150", "sch"),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def passages():
+    return load_law_passages(SOURCES_DIR)
+
+
+def unit_elements(root: ET.Element, unit: str) -> list[ET.Element]:
+    """The XML elements a unit id names, found from the XML structure alone."""
+    body = root.find("Body")
+    if unit.startswith("s") and not unit.startswith("sch"):
+        return [s for s in body.findall("Section") if section_unit(s) == unit]
+    return []
+
+
+def test_every_passage_is_verbatim_in_its_source(passages):
+    for passage in passages:
+        assert occurs_verbatim(passage.text, source_text(SOURCES_DIR / passage.source)), passage.id
+
+
+def test_every_section_passage_resolves_to_exactly_one_section_element(passages):
+    roots = {}
+    for passage in passages:
+        if passage.unit.startswith("s") and not passage.unit.startswith("sch"):
+            root = roots.setdefault(passage.source, ET.parse(SOURCES_DIR / passage.source).getroot())
+            elements = unit_elements(root, passage.unit)
+            assert len(elements) == 1, passage.id
+            element_text = " ".join(elements[0].itertext())
+            assert occurs_verbatim(passage.text, element_text), passage.id
+
+
+@pytest.mark.parametrize(("doc", "unit"), DEV_GOLD_UNITS)
+def test_units_passengers_need_exist(passages, doc, unit):
+    assert any(p.doc == doc and p.unit == unit for p in passages)
+
+
+def test_french_files_use_english_doc_ids_and_the_french_site(passages):
+    french = [p for p in passages if p.lang == "fr"]
+    assert {p.doc for p in french} == {"SOR-2019-150", "C-26"}
+    s19 = next(p for p in french if p.unit == "s19")
+    assert s19.url == "https://laws-lois.justice.gc.ca/fra/reglements/DORS-2019-150/article-19.html"
+
+
+def test_section_passage_reads_like_the_official_page(passages):
+    parts = [p for p in passages if p.doc == "SOR-2019-150" and p.lang == "en" and p.unit == "s19"]
+    text = "\n".join(p.text for p in sorted(parts, key=lambda p: p.part))
+    assert text.startswith("19 (1) If paragraph 12(2)(d) or (3)(d) applies to a carrier")
+    assert "(i) $400, if the arrival" in text
+    assert "Deadline to file request\n(3) To receive the minimum compensation" in text
+    assert "SOR/2022-134" not in text  # historical note left out
+    assert parts[0].title == "Compensation for delay or cancellation"
+    assert parts[0].url == "https://laws-lois.justice.gc.ca/eng/regulations/SOR-2019-150/section-19.html"
+    assert parts[0].heading_path == ("Delay, Cancellation and Denial of Boarding",)
+
+
+def test_treaty_articles_are_units_of_their_schedule(passages):
+    article = next(p for p in passages if p.doc == "C-26" and p.lang == "en" and p.unit == "sch6-art31")
+    assert article.title == "Article 31 — Timely Notice of Complaints"
+    assert "within seven days from the date of receipt in the case of checked baggage" in article.text
+    warsaw = next(p for p in passages if p.doc == "C-26" and p.lang == "en" and p.unit == "sch1-art31")
+    assert warsaw.text != article.text
+
+
+def test_repealed_and_not_in_force_text_is_left_out(passages):
+    assert not any("[Repealed" in p.text for p in passages if p.unit != "sch")
+    assert not any(p.unit == "nif" for p in passages)
+
+
+def test_long_sections_are_split_only_between_subsections(passages):
+    parts = [p for p in passages if p.part > 0]
+    assert parts
+    for part in parts:
+        assert part.text.splitlines()[0].startswith("(") or not part.text[0].isdigit()
+
+
+def test_malformed_xml_is_skipped_with_a_named_warning(tmp_path):
+    shutil.copytree(SOURCES_DIR / "justice-laws", tmp_path / "justice-laws")
+    shutil.copy(SOURCES_DIR / "manifest.json", tmp_path / "manifest.json")
+    (tmp_path / "justice-laws/eng/regulations/SOR-2019-110.xml").write_text("<Regulation><Body>", encoding="utf-8")
+    with pytest.warns(UserWarning, match="SOR-2019-110.xml"):
+        passages = load_law_passages(tmp_path)
+    assert any(p.doc == "SOR-2019-150" for p in passages)
+    assert not any(p.doc == "SOR-2019-110" for p in passages)
+
+
+def test_missing_or_empty_sources_are_a_clear_error(tmp_path):
+    with pytest.raises(SourceError, match="manifest"):
+        load_law_passages(tmp_path)
+    (tmp_path / "manifest.json").write_text(json.dumps({"instruments": []}), encoding="utf-8")
+    with pytest.raises(SourceError, match="no instruments"):
+        load_law_passages(tmp_path)
+
+
+def test_manifest_lists_every_shipped_file():
+    manifest = json.loads((SOURCES_DIR / "manifest.json").read_text(encoding="utf-8"))
+    listed = {entry["file"] for entry in manifest["instruments"]}
+    shipped = {str(p.relative_to(SOURCES_DIR)) for p in Path(SOURCES_DIR / "justice-laws").rglob("*.xml")}
+    assert listed == shipped
+    assert "Open Government Licence" in manifest["licence"]["name"]
