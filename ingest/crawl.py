@@ -104,14 +104,14 @@ def crawl(
     many times a server error or timeout is tried again. Without `client`, one is made with the product's
     User-Agent and timeouts, and closed at the end.
     """
-    seeds = [clean_url(seed) for seed in seeds]
+    seeds = list(dict.fromkeys(clean_url(seed) for seed in seeds))
     snapshot_dir = Path(snapshot_dir)
     snapshot_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{snapshot_dir.name}-crawl-", dir=snapshot_dir.parent))
     http = client or default_client()
     try:
         report = _Crawl(http, seeds, staging, max_pages=max_pages, delay=delay, retries=retries).run()
-        if len(report.unreachable) == len(seeds):
+        if report.unreachable and len(report.unreachable) == len(seeds):
             raise NoNetworkError(f"No network: could not reach {', '.join(seeds)}", report)
         if not report.pages:
             raise CrawlError(f"No page could be saved from {', '.join(seeds)}:\n{report.summary()}", report)
