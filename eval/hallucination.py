@@ -1,0 +1,187 @@
+"""`python -m eval hallucination`: a generative RAG baseline and the product, audited for hallucination.
+
+For each item of the gold file the product's own retrieval runs once. A generative baseline writes an
+answer from the passages it found, and the detector audits that answer (figure check, abstention check,
+LLM claim audit). The product is audited on the same retrieval: every passage it would show must be its
+source's own words and every sub-question one plain line; its hallucination count is that failure count.
+Exit status: 0, or 1 when the product breaks its verbatim promise, or 2 when the knowledge base is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import asdict
+from pathlib import Path
+
+from tqdm import tqdm
+
+from eval.chat import ENDPOINT_HOWTO, Chat, StageFailure
+from eval.claim_audit import Evidence
+from eval.detector import detect
+from eval.generative_baseline import write_answer
+from eval.hallucination_prompts import PROMPT_VERSION
+from eval.hallucination_report import format_summary, summarise, write_report
+from eval.product_audit import audit_answer, shown_tokens, tokens
+from eval.result_cache import DEFAULT_DIR, ResultCache
+from kb.passage import Passage
+from query_understanding.llm import LLMConfig
+from query_understanding.understanding import Understanding
+from retrieval.results import Answer, Hit, QuestionResult
+
+PROJECT = Path(__file__).resolve().parents[1]
+# What the product's retrieval depends on: a cached item is stale once any of these changes.
+PRODUCT_CODE = ("kb", "query_understanding", "retrieval")
+
+Retrieve = Callable[[list[str], int], Answer]
+
+OFFLINE_MESSAGE = f"""\
+No LLM endpoint is configured: the generative baseline needs one, so it and the LLM detector are not run.
+{ENDPOINT_HOWTO}
+The product's verbatim check runs anyway."""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--gold", type=Path, required=True, help="evaluation items, JSON Lines")
+    parser.add_argument("--limit", type=int, help="only the first N items")
+    parser.add_argument("--k", type=int, default=5, help="passages per question, as the app shows (default 5)")
+    parser.add_argument("--json", type=Path, help="write every item's audit and the summary to this file")
+    parser.add_argument("--report", type=Path, help="write report.md and a bar chart into this directory")
+    parser.add_argument("--cache", type=Path, default=DEFAULT_DIR, help="where LLM results are kept")
+    parser.add_argument("--refresh", action="store_true", help="ignore cached results and ask again")
+
+
+def main(args: argparse.Namespace) -> int:
+    config = LLMConfig.from_env()
+    try:
+        retrieve = product_retrieval(config)
+    except Exception as error:  # the pipeline explains what is missing (knowledge base not built...)
+        print(f"Cannot open the product's retrieval: {error}", file=sys.stderr)
+        return 2
+    return run(args, retrieve, config)
+
+
+def product_retrieval(config: LLMConfig | None) -> Retrieve:
+    """The exact retrieval the app runs, over the built knowledge base."""
+    from retrieval import pipeline  # imported here: loading the search libraries is only needed for this command
+
+    engine = pipeline.load_engine()
+    return lambda turns, k: pipeline.answer(turns, engine, k=k, llm_config=config)
+
+
+def run(args: argparse.Namespace, retrieve: Retrieve, config: LLMConfig | None) -> int:
+    items = load_items(args.gold, args.limit)
+    chat = None
+    if config is None:
+        print(OFFLINE_MESSAGE, file=sys.stderr)
+    else:
+        chat = Chat(config.client(), config.model)
+    cache = ResultCache(args.cache / "hallucination")
+    fingerprint = product_fingerprint()
+    rows = [
+        audit_item(item, retrieve, chat, cache, k=args.k, fingerprint=fingerprint, refresh=args.refresh)
+        for item in tqdm(items, desc="hallucination audit", unit="item", file=sys.stderr)
+    ]
+    summary = summarise(rows, model=chat.model if chat else None, prompt_version=PROMPT_VERSION)
+    print(format_summary(summary))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({"summary": summary, "items": rows}, ensure_ascii=False, indent=2))
+    if args.report:
+        write_report(args.report, summary, rows)
+    return 1 if summary["product"]["failed"] else 0
+
+
+def load_items(path: Path, limit: int | None) -> list[dict]:
+    items = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return items[:limit] if limit is not None else items
+
+
+def audit_item(
+    item: dict, retrieve: Retrieve, chat: Chat | None, cache: ResultCache, *, k: int, fingerprint: str, refresh: bool
+) -> dict:
+    """One item: the product's retrieval (cached with the baseline when an LLM ran), both sides audited."""
+    unanswerable = not item.get("gold")
+    key = ResultCache.key(item["id"], item["turns"], chat.model if chat else None, PROMPT_VERSION, k, fingerprint)
+    record = cache.get(key) if chat and not refresh else None
+    if record is None:
+        answer = retrieve(item["turns"], k)
+        record = {"answer": _answer_record(answer), "baseline": None}
+        if chat:
+            record["baseline"] = baseline(chat, item["turns"], answer, retrieve, k=k, unanswerable=unanswerable)
+            cache.put(key, record)
+    answer = _answer_from_record(record["answer"])
+    failures = audit_answer(answer)
+    return {
+        "id": item["id"],
+        "type": item.get("type", ""),
+        "unanswerable": unanswerable,
+        "questions": [result.question for result in answer.results],
+        "baseline": record["baseline"],
+        "product": {
+            "failures": [asdict(failure) for failure in failures],
+            "shown_tokens": shown_tokens(answer),
+            "failed_tokens": sum(tokens(failure.span) for failure in failures),
+        },
+    }
+
+
+def baseline(chat: Chat, turns: list[str], answer: Answer, retrieve: Retrieve, *, k: int, unanswerable: bool) -> dict:
+    """The generative answer from the product's passages, and what the detector finds in it."""
+    evidence = _evidence(answer.ranked_passages())
+    try:
+        text = write_answer(chat, turns, evidence)
+    except StageFailure as failure:
+        return {"answer": None, "failure": failure.reason, "evidence": [asdict(e) for e in evidence]}
+    wider = [e for e in _evidence(retrieve(turns, 2 * k).ranked_passages()) if e not in evidence]
+    detection = detect(text, evidence, turns, unanswerable=unanswerable, chat=chat, wider=wider)
+    return {
+        "answer": text,
+        "failure": None,
+        "evidence": [asdict(e) for e in evidence],
+        "wider_passages": len(wider),
+        "detection": detection.to_record(),
+    }
+
+
+def product_fingerprint() -> str:
+    """A hash of the product's retrieval code and built knowledge base, so a cached retrieval is never stale."""
+    digest = hashlib.sha256()
+    for package in PRODUCT_CODE:
+        for path in sorted((PROJECT / package).glob("*.py")):
+            digest.update(path.read_bytes())
+    store = PROJECT / "kb" / "store"
+    for path in sorted(store.rglob("*")) if store.is_dir() else ():
+        if path.is_file():
+            stat = path.stat()
+            digest.update(f"{path.relative_to(store)}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+    return digest.hexdigest()[:16]
+
+
+def _evidence(passages: list[Passage]) -> list[Evidence]:
+    unique = dict.fromkeys(Evidence(p.doc, p.unit, p.text) for p in passages)
+    return list(unique)
+
+
+def _answer_record(answer: Answer) -> dict:
+    return {
+        "understanding": asdict(answer.understanding),
+        "results": [
+            {"question": r.question, "hits": [{"passage": h.passage.to_record(), "score": h.score} for h in r.hits]}
+            for r in answer.results
+        ],
+    }
+
+
+def _answer_from_record(record: dict) -> Answer:
+    understanding = record["understanding"]
+    return Answer(
+        Understanding(**{**understanding, "questions": tuple(understanding["questions"])}),
+        tuple(
+            QuestionResult(r["question"], tuple(Hit(Passage.from_record(h["passage"]), h["score"]) for h in r["hits"]))
+            for r in record["results"]
+        ),
+    )
