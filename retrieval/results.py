@@ -24,8 +24,11 @@ class QuestionResult:
 
 @dataclass(frozen=True)
 class Answer:
+    """`outside_coverage` names why the whole dialogue is beyond the knowledge base ("" when it is not)."""
+
     understanding: Understanding
     results: tuple[QuestionResult, ...]
+    outside_coverage: str = ""
 
     def ranked_passages(self) -> list[Passage]:
         """All shown passages in display order, as the evaluator ranks them."""

@@ -1,0 +1,176 @@
+"""`python -m eval retrieval`: every retrieval system on the same gold file, in one run, in one table.
+
+Systems (all turns joined into one query unless said otherwise):
+  bm25         sparse only, over passages enriched with title and heading path
+  dense        Chroma (bge-small-en) only
+  hybrid       reciprocal-rank fusion of the two, no subject index, no prior, no threshold
+  full         what the page runs: query understanding (--qu), subject index, prior, fusion, threshold
+  full-joined  the full search on all turns joined, without query understanding
+  full-last    the full search on the last turn only, without query understanding
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from eval.metrics import average_precision_at_k, dedupe_units, f1, precision_at_k, recall_at_k
+from query_understanding.llm import LLMConfig
+from retrieval.engine import SearchEngine
+from retrieval.language import detect_language
+from retrieval.pipeline import answer, load_engine
+
+SYSTEMS = ("bm25", "dense", "hybrid", "full", "full-joined", "full-last")
+Units = list[tuple[str, str]]
+
+
+@dataclass(frozen=True)
+class GoldItem:
+    id: str
+    type: str
+    turns: list[str]
+    gold: set[tuple[str, str]]
+
+
+def load_gold(path: Path) -> list[GoldItem]:
+    items = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            record = json.loads(line)
+            gold = {(g["doc"], g["unit"]) for g in record.get("gold", [])}
+            items.append(GoldItem(record["id"], record.get("type", "?"), record["turns"], gold))
+    return items
+
+
+def system_runner(
+    name: str, engine: SearchEngine, k: int, llm_config: LLMConfig | None
+) -> Callable[[list[str]], Units]:
+    """turns -> ranked units shown, for one system."""
+
+    def single(method: str, pick: Callable[[list[str]], str]) -> Callable[[list[str]], Units]:
+        def run(turns: list[str]) -> Units:
+            text = pick(turns)
+            return [(h.passage.doc, h.passage.unit) for h in engine.search(text, detect_language(text), k, method)]
+
+        return run
+
+    def joined(turns: list[str]) -> str:
+        return "\n".join(turns)
+
+    if name in ("bm25", "dense", "hybrid"):
+        return single(name, joined)
+    if name == "full-joined":
+        return single("full", joined)
+    if name == "full-last":
+        return single("full", lambda turns: turns[-1])
+    if name == "full":
+        return lambda turns: [
+            (p.doc, p.unit) for p in answer(turns, engine, k=k, llm_config=llm_config).ranked_passages()
+        ]
+    raise ValueError(f"unknown system {name!r}; expected some of {', '.join(SYSTEMS)}")
+
+
+def score(items: list[GoldItem], shown: dict[str, Units], k: int) -> dict:
+    """Macro P/R/F1/MAP@k over answerable items, abstention over unanswerable ones."""
+    answerable = [item for item in items if item.gold]
+    unanswerable = [item for item in items if not item.gold]
+    row: dict = {"n": len(items)}
+    if answerable:
+        precision = statistics.fmean(precision_at_k(shown[i.id], i.gold, k) for i in answerable)
+        recall = statistics.fmean(recall_at_k(shown[i.id], i.gold, k) for i in answerable)
+        row[f"precision@{k}"] = precision
+        row[f"recall@{k}"] = recall
+        row[f"f1@{k}"] = statistics.fmean(
+            f1(precision_at_k(shown[i.id], i.gold, k), recall_at_k(shown[i.id], i.gold, k)) for i in answerable
+        )
+        row[f"map@{k}"] = statistics.fmean(average_precision_at_k(shown[i.id], i.gold, k) for i in answerable)
+    if unanswerable:
+        row["abstention"] = sum(not shown[i.id] for i in unanswerable) / len(unanswerable)
+    return row
+
+
+def evaluate(items: list[GoldItem], systems: list[str], engine: SearchEngine, k: int, llm_config) -> dict:
+    results = {}
+    for name in systems:
+        run = system_runner(name, engine, k, llm_config)
+        run(items[0].turns)  # warm caches before timing
+        shown, latencies = {}, []
+        for item in items:
+            started = time.perf_counter()
+            shown[item.id] = dedupe_units(run(item.turns))
+            latencies.append((time.perf_counter() - started) * 1000)
+        by_type = defaultdict(list)
+        for item in items:
+            by_type[item.type].append(item)
+        results[name] = {
+            "overall": score(items, shown, k),
+            "types": {t: score(group, shown, k) for t, group in sorted(by_type.items())},
+            "latency_ms": {"p50": percentile(latencies, 50), "p95": percentile(latencies, 95)},
+            "shown": {item_id: [list(u) for u in units[:k]] for item_id, units in shown.items()},
+        }
+    return results
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def format_table(results: dict, k: int) -> str:
+    keys = [f"precision@{k}", f"recall@{k}", f"f1@{k}", f"map@{k}", "abstention"]
+    header = f"{'system':<12} {'type':<13} {'n':>3} " + " ".join(f"{key:>12}" for key in keys)
+    lines = [header, "-" * len(header)]
+    for name, result in results.items():
+        rows = [("all", result["overall"]), *result["types"].items()]
+        for type_name, row in rows:
+            cells = " ".join(f"{row[key]:>12.3f}" if key in row else f"{'':>12}" for key in keys)
+            lines.append(f"{name:<12} {type_name:<13} {row['n']:>3} {cells}")
+        lines.append("")
+    lines.append(f"{'system':<12} {'p50 ms':>8} {'p95 ms':>8}   (retrieval only, warm)")
+    for name, result in results.items():
+        lines.append(f"{name:<12} {result['latency_ms']['p50']:>8.1f} {result['latency_ms']['p95']:>8.1f}")
+    lines.append("")
+    lines.append(f"{'system':<12} " + " ".join(f"{key:>12}" for key in keys))
+    for name, result in results.items():
+        row = result["overall"]
+        lines.append(f"{name:<12} " + " ".join(f"{row[key]:>12.3f}" if key in row else f"{'':>12}" for key in keys))
+    return "\n".join(lines)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--gold", type=Path, required=True, help="JSON Lines gold file (the dev set's format)")
+    parser.add_argument("--k", type=int, default=5, help="passages per item that count (default: %(default)s)")
+    parser.add_argument(
+        "--systems", default="bm25,dense,hybrid,full", help=f"comma-separated, from: {', '.join(SYSTEMS)}"
+    )
+    parser.add_argument("--qu", choices=("offline", "llm"), default="offline", help="query understanding for `full`")
+    parser.add_argument("--json", type=Path, help="also write the numbers (and what each system showed) here")
+    parser.add_argument("--store", type=Path, help="knowledge base to search (default: the app's)")
+
+
+def main(args: argparse.Namespace) -> int:
+    systems = [s.strip() for s in args.systems.split(",") if s.strip()]
+    unknown = [s for s in systems if s not in SYSTEMS]
+    if unknown:
+        print(f"Unknown system(s): {', '.join(unknown)}. Choose from: {', '.join(SYSTEMS)}")
+        return 2
+    llm_config = None
+    if args.qu == "llm":
+        llm_config = LLMConfig.from_env()
+        if llm_config is None:
+            print("--qu llm needs an LLM endpoint: set OPENAI_API_KEY, or OPENAI_BASE_URL for a local server.")
+            return 2
+    items = load_gold(args.gold)
+    results = evaluate(items, systems, load_engine(args.store), args.k, llm_config)
+    print(f"{len(items)} items from {args.gold}, k={args.k}, query understanding: {args.qu}\n")
+    print(format_table(results, args.k))
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2), encoding="utf-8")
+    return 0

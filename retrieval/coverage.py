@@ -1,0 +1,46 @@
+"""Whether a dialogue is about what the knowledge base covers: air travel under Canadian law.
+
+The law in the knowledge base speaks of flights, carriers and baggage (and, for persons with disabilities,
+of trains, buses and ferries too). A message about a train delay or a hotel booking, or one that asks
+under a foreign regime such as the EU's Regulation 261/2004, would otherwise get the nearest sections
+about flights, which look relevant and are not; it is better to say that the knowledge base does not
+cover it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from retrieval.terms import fold
+
+AIR_TRAVEL = re.compile(
+    r"\b(passengers?|delay(ed|s)?|cancel(led|ed|lation)?|bumped|overbooked|oversold|compensation|refund(ed)?|"
+    r"claims?|appr|retard|annul\w*|indemni\w*|air canada|westjet|porter|flair|sunwing|transat|swoop|lynx|jazz|"
+    r"flights?|fl(y|ew|ying|own)|plane|aircraft|airplane|air ?lines?|airport|carrier|boarding|board(ed)?|"
+    r"tarmac|runway|gate|pilot|crew|layover|connecting|connection|cabin|seats?|bags?|baggage|luggage|suitcase|"
+    r"carry-on|carousel|stroller|cta|vols?|avion|aerien(ne)?s?|aeroport|transporteur|embarquement|valises?|"
+    r"bagages?|[a-z]{3} ?(->|→|to) ?[a-z]{3})\b"
+)
+OTHER_SERVICE = re.compile(
+    r"\b(trains?|rail|railway|via rail|amtrak|bus(es)?|coach|ferry|ferries|cruise|ship|hotels?|booking\.com|"
+    r"airbnb|expedia|car rental|rental car|uber|taxi|concert|ticketmaster)\b"
+)
+DISABILITY = re.compile(r"\b(disab\w*|wheelchair|mobility|service (dog|animal)|handicap\w*|fauteuil)\b")
+FOREIGN_REGIME = re.compile(
+    r"\b(eu ?261|ec ?261|uk ?261|261/2004|eu (law|rules|regulation)|european (law|rules|regulation)|"
+    r"(us|u\.s\.|american) (dot|department of transportation)|montreal protocol no)\b"
+)
+
+
+def outside_coverage(dialogue: str) -> str | None:
+    """Why the dialogue falls outside the knowledge base, or None when it may be covered."""
+    text = fold(dialogue)
+    if FOREIGN_REGIME.search(text):
+        return "foreign regime"
+    air = len(AIR_TRAVEL.findall(text))
+    other = len(OTHER_SERVICE.findall(text))
+    if other > air and not DISABILITY.search(text):
+        return "another kind of service"
+    if not air:
+        return "not about air travel"
+    return None

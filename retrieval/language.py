@@ -1,0 +1,95 @@
+"""Which language a passenger writes in, so French questions get French passages where there are some."""
+
+from __future__ import annotations
+
+from retrieval.terms import words
+
+FRENCH_MARKERS = set(
+    [
+        "le",
+        "la",
+        "les",
+        "des",
+        "du",
+        "un",
+        "une",
+        "est",
+        "et",
+        "je",
+        "j",
+        "mon",
+        "ma",
+        "mes",
+        "vol",
+        "valise",
+        "bagage",
+        "bagages",
+        "retard",
+        "annule",
+        "annulation",
+        "avec",
+        "pour",
+        "dans",
+        "pas",
+        "ai",
+        "été",
+        "etais",
+        "suis",
+        "quel",
+        "quelle",
+        "quand",
+        "combien",
+        "droit",
+        "indemnite",
+        "remboursement",
+        "aeroport",
+        "transporteur",
+        "compagnie",
+        "aerienne",
+        "avion",
+        "heures",
+        "jours",
+    ]
+)
+ENGLISH_MARKERS = set(
+    [
+        "the",
+        "and",
+        "is",
+        "my",
+        "was",
+        "i",
+        "to",
+        "of",
+        "for",
+        "with",
+        "flight",
+        "bag",
+        "they",
+        "have",
+        "what",
+        "how",
+        "do",
+        "does",
+        "can",
+        "it",
+        "on",
+        "at",
+        "a",
+        "an",
+        "delayed",
+        "cancelled",
+        "luggage",
+        "airline",
+        "hours",
+        "days",
+    ]
+)
+
+
+def detect_language(text: str) -> str:
+    """ "fr" when French marker words outnumber English ones, else "en"."""
+    tokens = words(text)
+    french = sum(token in FRENCH_MARKERS for token in tokens)
+    english = sum(token in ENGLISH_MARKERS for token in tokens)
+    return "fr" if french > english else "en"

@@ -1,0 +1,71 @@
+"""The one function the page and the evaluator both call: a dialogue in, questions with passages out."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import httpx
+
+from kb.store import KnowledgeBase
+from query_understanding import understand
+from query_understanding.llm import LLMConfig
+from query_understanding.understanding import Understanding
+from retrieval.coverage import outside_coverage
+from retrieval.engine import SearchEngine
+from retrieval.language import detect_language
+from retrieval.results import Answer, QuestionResult
+
+DEFAULT_K = 5
+QUESTION_MODES = ("understand", "joined", "last")
+
+
+def load_engine(store_dir: Path | None = None) -> SearchEngine:
+    """Open the built knowledge base; raises StoreMissingError or ModelMismatchError with what to do."""
+    return SearchEngine(KnowledgeBase.open(store_dir))
+
+
+def per_question_k(k: int, questions: int) -> int:
+    """Several questions share the reader's attention: together they show about k passages, at least 2 each."""
+    return max(2, math.ceil(k / max(questions, 1)))
+
+
+def answer(
+    turns: list[str],
+    engine: SearchEngine,
+    *,
+    k: int = DEFAULT_K,
+    llm_config: LLMConfig | None = None,
+    http_client: httpx.Client | None = None,
+    question_mode: str = "understand",
+) -> Answer:
+    """Understand the last turn in the light of the earlier ones, then search each question.
+
+    A unit already shown for an earlier question is not repeated; a question with nothing above the
+    relevance threshold keeps an empty list, which the page reports as not covered. `question_mode`
+    "joined" or "last" skips query understanding (one question: all turns, or the last turn), for the
+    evaluator's comparisons.
+    """
+    if question_mode == "understand":
+        understanding = understand(turns, config=llm_config, http_client=http_client)
+    elif question_mode in QUESTION_MODES:
+        text = "\n".join(turns) if question_mode == "joined" else (turns[-1] if turns else "")
+        understanding = Understanding(standalone=text, questions=(text,) if text.strip() else (), path="none")
+    else:
+        raise ValueError(f"question_mode must be one of {QUESTION_MODES}")
+    reason = outside_coverage("\n".join(turns))
+    if reason:
+        return Answer(understanding, tuple(QuestionResult(q, ()) for q in understanding.questions), reason)
+    lang = detect_language(turns[-1] if turns else "")
+    limit = per_question_k(k, len(understanding.questions))
+    shown: set[tuple[str, str]] = set()
+    results = []
+    for question in understanding.questions:
+        hits = []
+        for hit in engine.search(question, lang, k=limit + len(shown)):
+            unit = (hit.passage.doc, hit.passage.unit)
+            if unit not in shown and len(hits) < limit:
+                hits.append(hit)
+                shown.add(unit)
+        results.append(QuestionResult(question, tuple(hits)))
+    return Answer(understanding, tuple(results))

@@ -1,0 +1,52 @@
+"""The subject index: from how passengers name a problem to the words and units of the law that deal with it."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from retrieval.terms import fold
+
+INDEX_FILE = Path(__file__).with_name("subject_index.json")
+
+
+@dataclass(frozen=True)
+class Concept:
+    name: str
+    cues: tuple[re.Pattern, ...]
+    law_terms: str
+    units: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class ConceptMatch:
+    concept: Concept
+    cue_count: int
+
+
+@cache
+def concepts(path: Path = INDEX_FILE) -> tuple[Concept, ...]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return tuple(
+        Concept(
+            name=entry["concept"],
+            cues=tuple(re.compile(cue) for cue in entry["cues"]),
+            law_terms=entry["law_terms"],
+            units=tuple((doc, unit) for doc, unit in entry["units"]),
+        )
+        for entry in data["concepts"]
+    )
+
+
+def match_concepts(text: str) -> list[ConceptMatch]:
+    """Concepts whose cues occur in `text`, with how many distinct cues matched."""
+    folded = fold(text)
+    matches = []
+    for concept in concepts():
+        count = sum(1 for cue in concept.cues if cue.search(folded))
+        if count:
+            matches.append(ConceptMatch(concept, count))
+    return matches

@@ -1,0 +1,53 @@
+"""Words as the sparse index and the subject index compare them: folded, stemmed, stop words gone."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache
+
+import snowballstemmer
+
+WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
+
+STOP_WORDS = {
+    "en": set(
+        "a about above after again against all am an and any are as at be because been before being below "
+        "between both but by can could did do does doing down during each few for from further had has have "
+        "having he her here hers herself him himself his how i if in into is it its itself just me more most "
+        "my myself no nor not now of off on once only or other our ours ourselves out over own same she "
+        "should so some such than that the their theirs them themselves then there these they this those "
+        "through to too under until up very was we were what when where which while who whom why will with "
+        "would you your yours yourself yourselves im ive dont didnt doesnt got get lol like really just also "
+        "even still actually literally so anyway thing things us our we're they're i'm i've it's that's "
+        "what's".split()
+    ),
+    "fr": set(
+        "a au aux avec ce ces cette dans de des du elle en et eux il ils je la le les leur lui ma mais me "
+        "meme mes moi mon ne nos notre nous on ou par pas pour qu que qui sa se ses son sur ta te tes toi ton "
+        "tu un une vos votre vous c d j l m n s t y ete etre avoir ai as avons avez ont est sont etait fait "
+        "comme plus tres bien alors donc si quoi quand ca cela".split()
+    ),
+}
+STEMMERS = {"en": "english", "fr": "french"}
+
+
+def fold(text: str) -> str:
+    """Lower case without accents, so that "réclamation" and "reclamation" are one word."""
+    decomposed = unicodedata.normalize("NFKD", text.lower().replace("’", "'"))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+@cache
+def _stemmer(lang: str):
+    return snowballstemmer.stemmer(STEMMERS.get(lang, "english"))
+
+
+def words(text: str) -> list[str]:
+    return WORD.findall(fold(text))
+
+
+def terms(text: str, lang: str = "en") -> list[str]:
+    stop = STOP_WORDS.get(lang, STOP_WORDS["en"])
+    kept = [w for w in words(text) if w not in stop and len(w) > 1]
+    return _stemmer(lang).stemWords(kept)
