@@ -5,90 +5,18 @@ from __future__ import annotations
 from retrieval.terms import words
 
 FRENCH_MARKERS = set(
-    [
-        "le",
-        "la",
-        "les",
-        "des",
-        "du",
-        "un",
-        "une",
-        "est",
-        "et",
-        "je",
-        "j",
-        "mon",
-        "ma",
-        "mes",
-        "vol",
-        "valise",
-        "bagage",
-        "bagages",
-        "retard",
-        "annule",
-        "annulation",
-        "avec",
-        "pour",
-        "dans",
-        "pas",
-        "ai",
-        "été",
-        "etais",
-        "suis",
-        "quel",
-        "quelle",
-        "quand",
-        "combien",
-        "droit",
-        "indemnite",
-        "remboursement",
-        "aeroport",
-        "transporteur",
-        "compagnie",
-        "aerienne",
-        "avion",
-        "heures",
-        "jours",
-    ]
+    "le la les des du un une est et je j mon ma mes vol valise bagage bagages retard annule annulation avec "
+    "pour dans pas ai ete etais suis quel quelle quand combien droit indemnite remboursement aeroport "
+    "transporteur compagnie aerienne avion heures jours".split()
 )
 ENGLISH_MARKERS = set(
-    [
-        "the",
-        "and",
-        "is",
-        "my",
-        "was",
-        "i",
-        "to",
-        "of",
-        "for",
-        "with",
-        "flight",
-        "bag",
-        "they",
-        "have",
-        "what",
-        "how",
-        "do",
-        "does",
-        "can",
-        "it",
-        "on",
-        "at",
-        "a",
-        "an",
-        "delayed",
-        "cancelled",
-        "luggage",
-        "airline",
-        "hours",
-        "days",
-    ]
+    "the and is my was i to of for with flight bag they have what how do does can it on at a an delayed "
+    "cancelled luggage airline hours days".split()
 )
 
 
 def detect_language(text: str) -> str:
-    """ "fr" when French marker words outnumber English ones, else "en"."""
+    """French ("fr") when French marker words outnumber English ones, else English ("en")."""
     tokens = words(text)
     french = sum(token in FRENCH_MARKERS for token in tokens)
     english = sum(token in ENGLISH_MARKERS for token in tokens)
