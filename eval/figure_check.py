@@ -55,8 +55,9 @@ _REFERENCE = re.compile(
     r"(?:\b(?:sub)?sections?|\b(?:sub)?paragraphs?|\bparagraphes?|\balinéas?|\barticles?|\bart\.|\bpar\."
     r"|(?<![\w'’])ss?\.?(?=\s?\d))"
     rf"\s?(?P<numbers>{_REF_NUMBER}(?:{_JOIN}{_REF_NUMBER})*)"
-    r"|\b(?P<bare>\d+(?:\.\d+)?)(?=\(\d{1,3}\))",
-    re.IGNORECASE,
+    r"|\b(?P<bare>\d+(?:\.\d+)?\(\d{1,3}\)(?:\(\w{1,4}\))*(?:[a-z]\))?)"
+    r"|^(?P<label>\d+(?:\.\d+)*)(?= \(\d{1,3}\) | (?-i:[A-Z]))",  # a section's own label opening a line of law
+    re.IGNORECASE | re.MULTILINE,
 )
 _CITATION = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]|\b(?:passages?|extraits?)\s\d+(?:\s*(?:,|and|et)\s*\d+)*", re.I)
 _INSTRUMENT_ID = re.compile(r"\b(?:SOR|DORS)[/-]\d+[/-]\d+|\bC-\d+(?:\.\d+)?\b")
@@ -149,7 +150,7 @@ def extract_figures(text: str) -> list[Figure]:
     for match in _REFERENCE.finditer(text):
         if not free(*match.span()):
             continue
-        numbers = match.group("numbers") or match.group("bare")
+        numbers = match.group("numbers") or match.group("bare") or match.group("label")
         for number in _references(numbers):
             figures.append(Figure("reference", (number,), match.group(0), *match.span()))
         take(*match.span())

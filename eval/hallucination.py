@@ -28,6 +28,7 @@ from eval.hallucination_report import format_summary, summarise, write_report
 from eval.product_audit import audit_answer, shown_tokens, tokens
 from eval.result_cache import DEFAULT_DIR, ResultCache
 from kb.passage import Passage
+from kb.store import ModelMismatchError, StoreMissingError, current_generation, default_store_dir
 from query_understanding.llm import LLMConfig
 from query_understanding.understanding import Understanding
 from retrieval.results import Answer, Hit, QuestionResult
@@ -55,21 +56,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    from retrieval import pipeline  # the search engine and its models load only when this command runs
+
     config = LLMConfig.from_env()
     try:
-        retrieve = product_retrieval(config)
-    except Exception as error:  # the pipeline explains what is missing (knowledge base not built...)
-        print(f"Cannot open the product's retrieval: {error}", file=sys.stderr)
+        engine = pipeline.load_engine()
+    except (StoreMissingError, ModelMismatchError) as error:
+        print(f"Cannot open the knowledge base: {error}", file=sys.stderr)
         return 2
-    return run(args, retrieve, config)
-
-
-def product_retrieval(config: LLMConfig | None) -> Retrieve:
-    """The exact retrieval the app runs, over the built knowledge base."""
-    from retrieval import pipeline  # imported here: loading the search libraries is only needed for this command
-
-    engine = pipeline.load_engine()
-    return lambda turns, k: pipeline.answer(turns, engine, k=k, llm_config=config)
+    return run(args, lambda turns, k: pipeline.answer(turns, engine, k=k, llm_config=config), config)
 
 
 def run(args: argparse.Namespace, retrieve: Retrieve, config: LLMConfig | None) -> int:
@@ -153,11 +148,10 @@ def product_fingerprint() -> str:
     for package in PRODUCT_CODE:
         for path in sorted((PROJECT / package).glob("*.py")):
             digest.update(path.read_bytes())
-    store = PROJECT / "kb" / "store"
-    for path in sorted(store.rglob("*")) if store.is_dir() else ():
-        if path.is_file():
-            stat = path.stat()
-            digest.update(f"{path.relative_to(store)}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+    generation = current_generation(default_store_dir())
+    if generation is not None:
+        digest.update(generation.name.encode())
+        digest.update((generation / "meta.json").read_bytes())
     return digest.hexdigest()[:16]
 
 

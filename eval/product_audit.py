@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
+from kb.store import SOURCES_DIR
 from kb.verbatim import occurs_verbatim, source_text
 from query_understanding.understanding import MAX_QUESTIONS
 from retrieval.results import Answer
 
-SOURCES = Path(__file__).resolve().parents[1] / "kb" / "sources"
 _MARKUP = re.compile(r"[*#`<>|\[\]]|\n|\r")
 _TOKEN = re.compile(r"\w+")
 
@@ -37,7 +36,7 @@ def audit_answer(answer: Answer) -> list[ProductFailure]:
         if not question.strip() or _MARKUP.search(question):
             failures.append(ProductFailure("question not a plain line", question, "empty, several lines or markup"))
     for passage in answer.ranked_passages():
-        path = SOURCES / passage.source
+        path = SOURCES_DIR / passage.source
         if not path.is_file():
             failures.append(ProductFailure("source missing", passage.text, f"{passage.source} is not shipped"))
         elif not occurs_verbatim(passage.text, source_text(path)):
