@@ -1,0 +1,142 @@
+"""Split a standalone message into at most three questions, one per distinct issue, each carrying its own facts.
+
+The questions of a message are its asking sentences and clauses (and enumerated items). Asks about the same
+issue family are one question; asks that name no issue ("Is that legal?") join the question before them. Each
+question then gathers the statements that describe its issue, the sentences about the flight event when it is
+a flight question, the sentence an ask points back to ("those fees"), and the carrier and places of the message.
+A message with one issue stays whole: the whole message is the best query for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from query_understanding.facts import carriers, fact_phrases, missing_from, places
+from query_understanding.segments import Segment, refers_back, segments, strip_lead_in
+from query_understanding.understanding import MAX_QUESTIONS
+from query_understanding.vocabulary import EVENT_FAMILY, FLIGHT_FAMILIES, GENERIC_FAMILIES, families
+
+
+@dataclass
+class _Issue:
+    keys: set[str]
+    asks: list[Segment] = field(default_factory=list)
+    context: list[Segment] = field(default_factory=list)
+    enumerated: bool = False
+
+    @property
+    def about_flight(self) -> bool:
+        return bool(self.keys & FLIGHT_FAMILIES) or self.keys <= GENERIC_FAMILIES
+
+
+def decompose(text: str) -> list[str]:
+    parts = segments(text)
+    asks = [part for part in parts if part.asks]
+    issues = _issues_from_asks(asks, parts) if asks else _issues_from_statements(parts)
+    if len(issues) <= 1:
+        return [text]
+    if len(issues) > MAX_QUESTIONS:
+        issues = issues[: MAX_QUESTIONS - 1] + [_merged(issues[MAX_QUESTIONS - 1 :])]
+    _attach_context(issues, parts)
+    shared = carriers(text) + places(text)
+    questions = [_question(issue, parts, shared) for issue in issues]
+    return list(dict.fromkeys(questions))
+
+
+def _ask_keys(text: str) -> set[str]:
+    """The issue families an ask names; words about the flight event alone do not tell two issues apart."""
+    found = families(text)
+    return found - {EVENT_FAMILY} or found
+
+
+def _issues_from_asks(asks: list[Segment], parts: list[Segment]) -> list[_Issue]:
+    issues: list[_Issue] = []
+    for ask in asks:
+        keys = _ask_keys(ask.text) or _keys_of_statement_before(ask, parts)
+        same = [
+            issue
+            for issue in issues
+            if not (ask.enumerated and issue.enumerated) and (not keys or not issue.keys or keys & issue.keys)
+        ]
+        if same and (keys or same[-1] is issues[-1]):
+            target = same[-1]
+        else:
+            target = _Issue(set(), enumerated=ask.enumerated)
+            issues.append(target)
+        target.asks.append(ask)
+        target.keys |= keys
+    return issues
+
+
+def _keys_of_statement_before(ask: Segment, parts: list[Segment]) -> set[str]:
+    """ "Is that legal?" asks about the statement just before it."""
+    position = parts.index(ask)
+    before = parts[position - 1] if position else None
+    return _ask_keys(before.text) if before and not before.asks else set()
+
+
+def _issues_from_statements(parts: list[Segment]) -> list[_Issue]:
+    """A message that asks nothing explicitly still splits when it describes problems of different kinds."""
+    by_domain: dict[str, _Issue] = {}
+    for part in parts:
+        for family in families(part.text) - GENERIC_FAMILIES:
+            domain = "flight" if family in FLIGHT_FAMILIES else family
+            by_domain.setdefault(domain, _Issue(set())).keys.add(family)
+    return list(by_domain.values())
+
+
+def _merged(issues: list[_Issue]) -> _Issue:
+    merged = _Issue(set())
+    for issue in issues:
+        merged.keys |= issue.keys
+        merged.asks += issue.asks
+    return merged
+
+
+def _attach_context(issues: list[_Issue], parts: list[Segment]) -> None:
+    for issue in issues:
+        for index, part in enumerate(parts):
+            if part not in issue.asks and (_describes(issue, part) or _pointed_at(issue, parts, index)):
+                issue.context.append(part)
+
+
+def _describes(issue: _Issue, part: Segment) -> bool:
+    if part.asks:
+        return False
+    found = families(part.text)
+    if not found:
+        return bool(fact_phrases(part.text))  # the setting: carrier, route, times
+    if issue.keys <= GENERIC_FAMILIES:
+        return True
+    return bool((found - {EVENT_FAMILY}) & issue.keys) or (EVENT_FAMILY in found and issue.about_flight)
+
+
+def _pointed_at(issue: _Issue, parts: list[Segment], index: int) -> bool:
+    """A statement, or an earlier clause of the same question, that the next ask points back to."""
+    part, following = parts[index], parts[index + 1] if index + 1 < len(parts) else None
+    if following not in issue.asks or not refers_back(following.text):
+        return False
+    return not part.asks or part.sentence == following.sentence
+
+
+def _question(issue: _Issue, parts: list[Segment], shared_facts: list[str]) -> str:
+    asks = _ask_texts(issue.asks, parts)
+    context = [_as_question(part.text) if part.asks else part.text for part in issue.context]
+    text = " ".join(dict.fromkeys(asks + context))
+    missing = missing_from(text, shared_facts)
+    return f"{text} ({', '.join(missing)})" if missing else text
+
+
+def _ask_texts(asks: list[Segment], parts: list[Segment]) -> list[str]:
+    """Each ask as a question; clauses that all went to the same question are given back as their sentence."""
+    texts = []
+    for ask in asks:
+        siblings = [part for part in parts if part.sentence == ask.sentence]
+        whole = len(siblings) > 1 and all(sibling in asks for sibling in siblings)
+        texts.append(_as_question(ask.sentence if whole else ask.text))
+    return texts
+
+
+def _as_question(text: str) -> str:
+    text = strip_lead_in(text)
+    return text if text.endswith("?") else f"{text.rstrip('.!,;: ')}?"

@@ -1,0 +1,85 @@
+"""The facts the law turns on, picked out of a passenger's words: carrier, places, durations, ages, cause, amounts.
+
+They travel with a question when it is lifted out of its message or out of the conversation, so that a short
+"who pays for it?" still says which carrier, which route and what happened.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Canadian carriers first, then carriers often flown to and from Canada.
+_CARRIERS_ANY_CASE = (
+    "Air Canada Rouge|Air Canada Express|Air Canada|WestJet Encore|WestJet|Sunwing|Air Transat|Transat|PAL Airlines"
+    "|Canadian North|Air North|Pascan|Air Inuit|Central Mountain Air|Harbour Air|Calm Air|Air Creebec|KLM|Air France"
+    "|Lufthansa|British Airways|American Airlines|Alaska Airlines|Aer Lingus|Iberia|Emirates|Qatar Airways"
+    "|Turkish Airlines|Aeromexico|Icelandair|Cathay Pacific|Japan Airlines|Korean Air|EVA Air|Air Europa|Ryanair"
+    "|easyJet|Volaris|LATAM|Avianca|Air India|Etihad|Air China|Philippine Airlines|Qantas|Air New Zealand|Finnair"
+    "|Brussels Airlines|JetBlue|Southwest|Allegiant|ITA Airways"
+)
+# Names that are also ordinary words: only capitalised.
+_CARRIERS_CAPITALISED = (
+    "Porter|Flair|Swoop|Lynx|Jazz|Delta|United(?! States| Kingdom)|Swiss|Condor|ITA|TAP|PAL|Copa|ANA"
+)
+_CARRIER = re.compile(rf"\b(?:(?i:{_CARRIERS_ANY_CASE})|{_CARRIERS_CAPITALISED})\b")
+
+_MONTHS_AND_DAYS = (
+    "January February March April May June July August September October November December Monday Tuesday Wednesday "
+    "Thursday Friday Saturday Sunday Janvier Février Mars Avril Mai Juin Juillet Août Septembre Octobre Novembre "
+    "Décembre Lundi Mardi Mercredi Jeudi Vendredi Samedi Dimanche"
+)
+_NOT_PLACES = frozenset(_MONTHS_AND_DAYS.split()) | {"I", "The", "My", "Our", "CTA", "PIR", "ATC", "APPR", "EU", "OTC"}
+_NAME = r"(?:St\.|Ste\.|[A-ZÀ-Ý][\w'’]*)(?:[ -][A-ZÀ-Ý][\w'’]*){0,2}"
+_PLACE_AFTER_PREPOSITION = re.compile(rf"\b(?:from|to|in|at|via|through|into|de|d'|à|vers|depuis|pour)\s*({_NAME})")
+_ROUTE = re.compile(r"\b[A-ZÀ-Ý][\w'’]+\s*(?:→|->|–|-|/|>)\s*[A-ZÀ-Ý][\w'’]+\b")
+_AIRPORT_CODE = re.compile(r"\bY[A-Z]{2}\b")
+
+_DURATION = re.compile(
+    r"\b\d+(?:[.,]\d+)?\+?\s*(?:hours?|hrs?|minutes?|mins?|days?|weeks?|months?|heures?|jours?|semaines?|mois)\b"
+    r"|\b\d{1,2}h\d{0,2}\b|\b(?:an|one|two|three|four|five|six|seven|eight|nine|ten|twelve) (?:hours?|days?|weeks?)\b"
+    r"|\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|\bovernight\b|\bla veille\b|\ball day\b",
+    re.IGNORECASE,
+)
+_AGE = re.compile(r"\b\d{1,2}[- ]?(?:year|yr)s?[- ]old\b|\b\d{1,2} ans\b|\(\d{1,2} (?:and|et) \d{1,2}\)", re.IGNORECASE)
+_CAUSE = re.compile(
+    r"\b(?:weather|storm|snow\w*|blizzard|fog|de-?icing|crew(?: shortage| scheduling| availability)?"
+    r"|staff(?:ing)? shortage|maintenance|mechanical|technical|safety|air traffic control|ATC|strike"
+    r"|(?:IT |computer )?(?:system )?outage|bird strike|medical emergency|météo|tempête|neige|équipage"
+    r"|mécanique|technique|sécurité|grève)\b",
+    re.IGNORECASE,
+)
+_AMOUNT = re.compile(r"\$\s?\d[\d,]*(?:\.\d\d)?|\b\d[\d,]*(?:\.\d\d)?\s?(?:\$|€|euros?|dollars?)", re.IGNORECASE)
+
+
+def carriers(text: str) -> list[str]:
+    return _unique(match.group(0) for match in _CARRIER.finditer(text))
+
+
+def places(text: str) -> list[str]:
+    found = [match.group(0) for match in _ROUTE.finditer(text)]
+    found += [match.group(0) for match in _AIRPORT_CODE.finditer(text)]
+    for match in _PLACE_AFTER_PREPOSITION.finditer(text):
+        name = match.group(1).rstrip(".")
+        if name.split()[0].split("-")[0] not in _NOT_PLACES and not _CARRIER.match(name):
+            found.append(name)
+    return [place for place in _unique(found) if not any(place != other and place in other for other in found)]
+
+
+def fact_phrases(text: str) -> list[str]:
+    """Carrier, places, durations and times, ages, cause and amounts, in that order, each once."""
+    found = carriers(text) + places(text)
+    for pattern in (_DURATION, _AGE, _CAUSE, _AMOUNT):
+        found += [match.group(0) for match in pattern.finditer(text)]
+    return _unique(found)
+
+
+def missing_from(text: str, phrases: list[str]) -> list[str]:
+    lowered = text.lower()
+    return [phrase for phrase in phrases if phrase.lower() not in lowered]
+
+
+def _unique(items) -> list[str]:
+    seen: dict[str, str] = {}
+    for item in items:
+        seen.setdefault(item.strip().lower(), item.strip())
+    return [item for item in seen.values() if item]

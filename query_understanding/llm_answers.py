@@ -1,0 +1,90 @@
+"""Read what the language model sent back, repair what can be repaired, and refuse the rest.
+
+The model's text is never trusted: a prompt injection in the passenger's message can at worst yield odd but
+harmless questions, because each question must be one short line of plain text that asks something and
+relates to the conversation or to air passenger issues.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from query_understanding.cleaning import clean_text, has_words
+from query_understanding.segments import looks_like_question
+from query_understanding.understanding import MAX_QUESTIONS
+from query_understanding.vocabulary import topics
+
+MAX_STANDALONE_CHARS = 1500
+MAX_QUESTION_CHARS = 300
+
+_FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.IGNORECASE)
+_MARKUP = re.compile(r"<[^>]{0,200}>|[*_`#>|]+|^\s*(?:[-•]|\d+[.)])\s+")
+_WORD = re.compile(r"[^\W\d_]{4,}")
+# Words too common to show that a question relates to the conversation.
+_COMMON = (
+    "that this with have from what when will would could should they their them there about which your into been "
+    "were does than then just also only here some more much very like dans pour avec sont être nous vous quel quelle"
+)
+_COMMON_WORDS = frozenset(_COMMON.split())
+
+
+class UnusableAnswer(Exception):
+    """The model answered, but nothing in the answer can be used; the message says why in plain words."""
+
+
+def read_json(content: str | None) -> object:
+    """The JSON value in `content`, tolerating code fences and text around one object."""
+    text = _FENCE.sub("", (content or "").strip())
+    if not text:
+        raise UnusableAnswer("the answer was empty")
+    start, end = text.find("{"), text.rfind("}")
+    for candidate in (text, text[start : end + 1] if 0 <= start < end else ""):
+        try:
+            return json.loads(candidate)
+        except json.JSONDecodeError:
+            continue
+    raise UnusableAnswer("the answer was not valid JSON")
+
+
+def standalone_from(answer: object, conversation: str) -> str:
+    value = answer.get("standalone") if isinstance(answer, dict) else answer
+    if not isinstance(value, str):
+        raise UnusableAnswer("the answer had no rewritten message")
+    text = _plain_line(value, MAX_STANDALONE_CHARS * 2)
+    if not has_words(text):
+        raise UnusableAnswer("the rewritten message was empty")
+    if len(text) > MAX_STANDALONE_CHARS:
+        raise UnusableAnswer("the rewritten message was too long")
+    if not _related(text, conversation):
+        raise UnusableAnswer("the rewritten message was unrelated to the conversation")
+    return text
+
+
+def questions_from(answer: object, source: str) -> tuple[str, ...]:
+    """At most three distinct usable questions, in the model's order; none usable is refused."""
+    values = answer.get("questions") if isinstance(answer, dict) else answer
+    if not isinstance(values, list):
+        raise UnusableAnswer("the answer had no list of questions")
+    kept: dict[str, str] = {}
+    for value in values:
+        question = _plain_line(value, MAX_QUESTION_CHARS * 2) if isinstance(value, str) else ""
+        usable = has_words(question) and len(question) <= MAX_QUESTION_CHARS and looks_like_question(question)
+        if usable and _related(question, source):
+            kept.setdefault(question.casefold().rstrip("?. "), question if question.endswith("?") else f"{question}?")
+    if not kept:
+        raise UnusableAnswer("the answer had no usable question")
+    return tuple(kept.values())[:MAX_QUESTIONS]
+
+
+def _plain_line(text: str, limit: int) -> str:
+    return clean_text(_MARKUP.sub(" ", clean_text(text, limit)), limit)
+
+
+def _related(text: str, source: str) -> bool:
+    """Shares a meaningful word with the source, or names an air passenger issue."""
+    return bool(topics(text)) or bool(_content_words(text) & _content_words(source))
+
+
+def _content_words(text: str) -> set[str]:
+    return {word for word in map(str.casefold, _WORD.findall(text)) if word not in _COMMON_WORDS}

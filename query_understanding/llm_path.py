@@ -1,0 +1,60 @@
+"""The language-model path: rewrite the last message with its history, then split it, through the openai client."""
+
+from __future__ import annotations
+
+import json
+
+import openai
+from openai import OpenAI
+
+from query_understanding.llm_answers import UnusableAnswer, questions_from, read_json, standalone_from
+from query_understanding.prompts import DECOMPOSE_PROMPT, DECONTEXTUALISE_PROMPT
+from query_understanding.understanding import Understanding
+
+DECONTEXTUALISE_MAX_TOKENS = 400
+DECOMPOSE_MAX_TOKENS = 400
+_BUILT_IN = "the questions below come from the built-in method."
+
+
+def understand_with_llm(history: list[str], message: str, client: OpenAI, model: str) -> Understanding:
+    """One call to split a single message; two (rewrite, then split) when there is a history."""
+    conversation = " ".join([*history, message])
+    standalone = message
+    if history:
+        answer = _ask(client, model, DECONTEXTUALISE_PROMPT, {"history": history, "message": message})
+        standalone = standalone_from(answer, conversation)
+    answer = _ask(client, model, DECOMPOSE_PROMPT, {"message": standalone}, DECOMPOSE_MAX_TOKENS)
+    return Understanding(standalone, questions_from(answer, f"{conversation} {standalone}"), "llm")
+
+
+def fallback_note(error: Exception) -> str:
+    """Why the built-in method answered instead, in words a passenger can read."""
+    if isinstance(error, openai.APITimeoutError):
+        reason = "The language model did not answer in time"
+    elif isinstance(error, openai.APIConnectionError):
+        reason = "The language model could not be reached"
+    elif isinstance(error, openai.APIStatusError):
+        reason = f"The language model returned an error (HTTP {error.status_code})"
+    elif isinstance(error, UnusableAnswer):
+        reason = f"The language model's answer could not be used ({error})"
+    else:
+        reason = "The language model failed"
+    return f"{reason}; {_BUILT_IN}"
+
+
+def _ask(
+    client: OpenAI, model: str, prompt: str, payload: dict, max_tokens: int = DECONTEXTUALISE_MAX_TOKENS
+) -> object:
+    response = client.chat.completions.create(
+        model=model,
+        temperature=0,
+        max_tokens=max_tokens,
+        response_format={"type": "json_object"},
+        messages=[
+            {"role": "system", "content": prompt},
+            {"role": "user", "content": json.dumps(payload, ensure_ascii=False)},
+        ],
+    )
+    choices = getattr(response, "choices", None) or []
+    content = getattr(getattr(choices[0], "message", None), "content", None) if choices else None
+    return read_json(content if isinstance(content, str) else None)

@@ -1,0 +1,108 @@
+"""Cut a message into sentences, enumerated items and question clauses, and tell which of them ask something."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_LEAD_IN = re.compile(
+    r"^(?:(?:and|also|so|but|then|plus|ok(?:ay)?|well|oh|et|aussi|mais|alors|puis|donc|bon)\b[,:]?\s*)+",
+    re.IGNORECASE,
+)
+_QUESTION_START = re.compile(
+    r"^(?:how|what|what's|whats|when|where|who|whom|whose|why|which"
+    r"|(?:is|are|am|was|were|do|does|did|can|could|should|shall|will|would|may|might|must|have|has"
+    r"|isn't|aren't|wasn't|weren't|don't|doesn't|didn't|can't|cannot|couldn't|shouldn't|won't|wouldn't|haven't|hasn't)"
+    r"\s+(?:i|we|you|they|he|she|it|there|that|this|these|those|my|our|your|their|his|her|the|a|an|any|airlines?)"
+    r"|comment|quel(?:le)?s?|quand|où|qui|pourquoi|combien|est-ce|qu'est-ce|que|à quel(?:le)?s?|jusqu'à quand"
+    r"|\w+-t?-?(?:je|tu|il|elle|on|nous|vous|ils|elles))\b"
+    r"|^(?:i|we)(?:'d| would)? (?:like|want|need) to know\b|^(?:i'm |i am |just )?wondering\b"
+    r"|^(?:please )?(?:tell|explain)\b|^(?:j'aimerais|je voudrais) savoir\b|^je me demande\b",
+    re.IGNORECASE,
+)
+_REFERS_BACK = re.compile(
+    r"\b(?:it|that|this|those|these|them|ça|cela|ceci)\b|\b(?:la|le|les|y|en)\s+\w+(?:er|ir|re)\b|\bl'\w+(?:er|ir)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"'”»)]*\s+|\s*\n+\s*")
+_ABBREVIATION = re.compile(r"\b(?:St|Ste|Mr|Mrs|Ms|Dr|vs|etc|approx|e\.g|i\.e|No)\.$", re.IGNORECASE)
+_ENUMERATION = re.compile(r"(?:^|(?<=[\s:;,.!?]))\(?([1-9])[).]\s+(?=\S)")
+_CONJUNCTION = r"(?:and|or|also|plus|but|et|ou|mais|aussi)"
+_CLAUSE_JOIN = re.compile(rf",\s*(?:{_CONJUNCTION}\s+)?|\s+{_CONJUNCTION}\s+", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A sentence, an enumerated item or a question clause of `sentence` (the whole sentence it came from)."""
+
+    text: str
+    sentence: str
+    asks: bool
+    enumerated: bool = False
+
+
+def strip_lead_in(text: str) -> str:
+    """ "and if it never shows up..." -> "If it never shows up..."."""
+    stripped = _LEAD_IN.sub("", text).strip()
+    return stripped[:1].upper() + stripped[1:] if stripped else text
+
+
+def looks_like_question(text: str) -> bool:
+    text = text.strip()
+    return text.endswith("?") or bool(_QUESTION_START.match(strip_lead_in(text)))
+
+
+def refers_back(text: str) -> bool:
+    """Whether the text points at something said before it ("those fees", "claim it", "la réclamer")."""
+    return bool(_REFERS_BACK.search(text))
+
+
+def segments(text: str) -> list[Segment]:
+    found: list[Segment] = []
+    for enumerated, chunk in _enumerated_chunks(text):
+        for position, sentence in enumerate(_sentences(chunk)):
+            if enumerated and position == 0:
+                found.append(Segment(sentence, sentence, asks=True, enumerated=True))
+            else:
+                found += [Segment(clause, sentence, looks_like_question(clause)) for clause in _clauses(sentence)]
+    return found
+
+
+def _enumerated_chunks(text: str) -> list[tuple[bool, str]]:
+    """Split on "1) ... 2) ..." when the numbers run from 1 without a gap; the text before item 1 is not an item."""
+    markers = list(_ENUMERATION.finditer(text))
+    start = next((i for i, marker in enumerate(markers) if marker.group(1) == "1"), None)
+    run = []
+    for marker in markers[start:] if start is not None else []:
+        if int(marker.group(1)) == len(run) + 1:
+            run.append(marker)
+    if len(run) < 2:
+        return [(False, text)]
+    chunks = [(False, text[: run[0].start()])]
+    for marker, following in zip(run, run[1:] + [None], strict=True):
+        chunks.append((True, text[marker.end() : following.start() if following else len(text)]))
+    return [(enumerated, chunk.strip()) for enumerated, chunk in chunks if chunk.strip()]
+
+
+def _sentences(text: str) -> list[str]:
+    pieces: list[str] = []
+    for piece in _SENTENCE_END.split(text):
+        if pieces and _ABBREVIATION.search(pieces[-1]):
+            pieces[-1] = f"{pieces[-1]} {piece}"
+        elif piece.strip():
+            pieces.append(piece.strip())
+    return pieces
+
+
+def _clauses(sentence: str) -> list[str]:
+    """A question joining two questions ("How much do I get, and is there a deadline?") gives two clauses."""
+    if not looks_like_question(sentence):
+        return [sentence]
+    clauses, start = [], 0
+    for join in _CLAUSE_JOIN.finditer(sentence):
+        left, right = sentence[start : join.start()], sentence[join.end() :]
+        if left.strip() and _QUESTION_START.match(right) and _QUESTION_START.match(strip_lead_in(left)):
+            clauses.append(left.strip(" ,;"))
+            start = join.end()
+    clauses.append(sentence[start:].strip())
+    return clauses
