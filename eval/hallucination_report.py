@@ -239,7 +239,8 @@ def _write_chart(path: Path, summary: dict) -> None:
     width = 0.8 / len(series)
     for index, (field, label, colour) in enumerate(series):
         values = [100 * (summary["by_type"][kind][field] or 0) for kind in kinds]
-        axes.bar([x + index * width for x in range(len(kinds))], values, width, label=label, color=colour)
+        bars = axes.bar([x + index * width for x in range(len(kinds))], values, width, label=label, color=colour)
+        axes.bar_label(bars, fmt="%.0f%%", fontsize=7)
     axes.set_xticks([x + width * (len(series) - 1) / 2 for x in range(len(kinds))], kinds, rotation=30, ha="right")
     axes.set_ylabel("answers with a hallucination (%)")
     axes.set_ylim(0, 100)
