@@ -12,11 +12,13 @@ MAX_HISTORY_TURNS = 6
 # Control, format, private-use and unassigned characters, and pictographs (emoji): none carry meaning for the law.
 _DROPPED_CATEGORIES = {"Cc", "Cf", "Co", "Cn", "Cs", "So"}
 _SPACES = re.compile(r"\s+")
+_TERMINAL_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def clean_text(text: object, limit: int = MAX_MESSAGE_CHARS) -> str:
     """Normalised text on one line, cut at a word boundary after `limit` characters."""
     text = unicodedata.normalize("NFKC", text if isinstance(text, str) else str(text))
+    text = _TERMINAL_ESCAPE.sub(" ", text)
     kept = "".join(" " if unicodedata.category(ch) in _DROPPED_CATEGORIES else ch for ch in text)
     line = _SPACES.sub(" ", kept).strip()
     if len(line) <= limit:

@@ -30,7 +30,11 @@ _MONTHS_AND_DAYS = (
 )
 _NOT_PLACES = frozenset(_MONTHS_AND_DAYS.split()) | {"I", "The", "My", "Our", "CTA", "PIR", "ATC", "APPR", "EU", "OTC"}
 _NAME = r"(?:St\.|Ste\.|[A-ZÀ-Ý][\w'’]*)(?:[ -][A-ZÀ-Ý][\w'’]*){0,2}"
-_PLACE_AFTER_PREPOSITION = re.compile(rf"\b(?:from|to|in|at|via|through|into|de|d'|à|vers|depuis|pour)\s*({_NAME})")
+_PLACE_AFTER_PREPOSITION = re.compile(
+    rf"\b(?:from|to|in|at|via|through|into|out of|de|d'|à|vers|depuis|pour)\s*({_NAME})"
+)
+# "Hamilton to Winnipeg" inside a sentence; a capitalised word opening a sentence is too often a verb ("Flew").
+_NAMED_ROUTE = re.compile(rf"(?<=[a-z,] )((?:St\.|Ste\.)?\s?[A-ZÀ-Ý][\w'’]*)\s+(?:to|à)\s+{_NAME}")
 _ROUTE = re.compile(r"\b[A-ZÀ-Ý][\w'’]+\s*(?:→|->|–|-|/|>)\s*[A-ZÀ-Ý][\w'’]+\b")
 _AIRPORT_CODE = re.compile(r"\bY[A-Z]{2}\b")
 
@@ -57,12 +61,16 @@ def carriers(text: str) -> list[str]:
 
 def places(text: str) -> list[str]:
     found = [match.group(0) for match in _ROUTE.finditer(text)]
+    found += [match.group(0) for match in _NAMED_ROUTE.finditer(text) if _is_place(match.group(1))]
     found += [match.group(0) for match in _AIRPORT_CODE.finditer(text)]
     for match in _PLACE_AFTER_PREPOSITION.finditer(text):
-        name = match.group(1).rstrip(".")
-        if name.split()[0].split("-")[0] not in _NOT_PLACES and not _CARRIER.match(name):
-            found.append(name)
+        if _is_place(match.group(1)):
+            found.append(match.group(1))
     return [place for place in _unique(found) if not any(place != other and place in other for other in found)]
+
+
+def _is_place(name: str) -> bool:
+    return name.split()[0].split("-")[0] not in _NOT_PLACES and not _CARRIER.match(name)
 
 
 def fact_phrases(text: str) -> list[str]:

@@ -19,7 +19,7 @@ MAX_STANDALONE_CHARS = 1500
 MAX_QUESTION_CHARS = 300
 
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.IGNORECASE)
-_MARKUP = re.compile(r"<[^>]{0,200}>|[*_`#>|]+|^\s*(?:[-•]|\d+[.)])\s+")
+_MARKUP = re.compile(r"(?is)<(script|style)\b[^>]{0,200}>.*?</\1\s*>|<[^>]{0,200}>|[*_`#>|]+|^\s*(?:[-•]|\d+[.)])\s+")
 _WORD = re.compile(r"[^\W\d_]{4,}")
 # Words too common to show that a question relates to the conversation.
 _COMMON = (

@@ -77,7 +77,8 @@ TOPICS: dict[str, tuple[str, str]] = {
     ),
     "damage": (
         "damage",
-        r"\bdamag\w*|\bbroken?\b|\bcrack\w*|\btorn\b|\bripped\b|\bbent\b|\bcrushed\b|\bsmashed\b|\bdented\b"
+        r"\bdamag\w*|\bbroken?\b|\bsnapped\b|\bshattered\b|\bscratch\w*|\bbusted\b|\bcrack\w*|\btorn\b|\bripped\b"
+        r"|\bbent\b|\bcrushed\b|\bsmashed\b|\bdented\b"
         r"|\bsoaked\b|\bdéchir\w*|\bendommag\w*|\bbrisée?s?\b|\bcassée?s?\b|\babîmée?s?\b",
     ),
     "instrument": (

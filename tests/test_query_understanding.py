@@ -1,0 +1,122 @@
+"""The built-in method: follow-ups, compound and single-issue messages, French, and garbage input."""
+
+from __future__ import annotations
+
+import pytest
+
+from query_understanding import NO_WORDS_NOTE, understand
+from query_understanding.vocabulary import issue_labels
+
+
+def offline(*turns: str):
+    return understand(list(turns), config=None)
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [[], [""], ["   \n\t "], ["?!?! ... ,,,"], ["😡✈️🧳"], ["\x00\x07\x1b[31m"], ["12345 678"], None, ["ok", "\u200b"]],
+)
+def test_input_without_words_gives_no_questions(turns):
+    result = understand(turns, config=None)
+    assert (result.standalone, result.questions, result.path, result.note) == ("", (), "offline", NO_WORDS_NOTE)
+
+
+def test_huge_noisy_input_is_cleaned_and_bounded():
+    message = "\x00My Flair flight was delayed 6 hours 😡, what am I owed?\n" * 1000
+    result = offline(message)
+    assert 1 <= len(result.questions) <= 3
+    for question in result.questions:
+        assert len(question) <= 4000 and "\x00" not in question and "😡" not in question
+    assert "\n" not in result.standalone
+
+
+def test_single_issue_message_is_one_question_the_whole_message():
+    message = "Jazz cancelled my Regina to Calgary flight two hours before departure. Do I get compensation?"
+    result = offline(message)
+    assert result.questions == (message,)
+    assert (result.path, result.note) == ("offline", "")
+
+
+def test_long_story_with_one_question_stays_one_question():
+    message = (
+        "We were going to my cousin's graduation in Moncton, flying Porter from Ottawa. The flight sat at the gate, "
+        "then they announced a 5 hour delay for a mechanical problem, and we missed the ceremony entirely. "
+        "What are we owed?"
+    )
+    assert len(offline(message).questions) == 1
+
+
+def test_compound_message_gives_one_question_per_issue_with_shared_facts():
+    message = (
+        "Swoop flight Hamilton to Winnipeg was cancelled for maintenance and we landed 11 hours late on the "
+        "replacement. At baggage claim my daughter's stroller came out with a snapped wheel. "
+        "How much compensation do we get? And who pays for the stroller?"
+    )
+    first, second = offline(message).questions
+    assert first.startswith("How much compensation do we get?")
+    assert "11 hours" in first and "maintenance" in first and "stroller" not in first
+    assert second.startswith("Who pays for the stroller?")
+    assert "snapped wheel" in second and "Swoop" in second and "Hamilton" in second
+    assert issue_labels(first) >= {"delay_compensation"} and "baggage_damaged" in issue_labels(second)
+
+
+def test_enumerated_questions_are_kept_apart():
+    message = (
+        "Two questions about our Lynx trip from Calgary to Toronto with my 6 year old daughter. "
+        "1) is there a fee to sit next to her 2) can I bring my viola in the cabin?"
+    )
+    first, second = offline(message).questions
+    assert "sit next to her" in first and "6 year old" in first
+    assert "viola" in second and "Lynx" in second
+
+
+def test_at_most_three_questions():
+    message = (
+        "Air Canada bumped me from an oversold flight to Regina. Is the voucher they gave me enough? "
+        "Should they have given me a meal? Can I get my seat fee refunded? And my suitcase arrived torn, who pays?"
+    )
+    questions = offline(message).questions
+    assert len(questions) == 3
+    assert "suitcase" in questions[-1]
+
+
+def test_follow_up_carries_the_facts_it_leans_on():
+    result = offline(
+        "Sunwing lost my suitcase on the way back from Varadero to Montreal, it has been 9 days.",
+        "how long before they have to pay me for it?",
+    )
+    assert result.standalone.startswith("How long before they have to pay me for it?")
+    assert "Sunwing" in result.standalone and "suitcase" in result.standalone and "9 days" in result.standalone
+    assert result.questions == (result.standalone,)
+
+
+def test_follow_up_carries_facts_named_in_earlier_questions():
+    result = offline("Do I get anything for a 4 hour delay with Flair out of Edmonton?", "What if they blame weather?")
+    assert "Flair" in result.standalone and "4 hour" in result.standalone and "Edmonton" in result.standalone
+
+
+def test_self_contained_last_message_drags_no_history_in():
+    last = "Porter cancelled my flight from Ottawa to Halifax because of a storm, do they owe me anything?"
+    result = offline("My violin case got scratched on a WestJet flight last year.", last)
+    assert result.standalone == last
+
+
+def test_french_compound_message_is_split():
+    message = (
+        "Mon vol Air Transat de Québec à Cancún a été annulé et on est partis 30 heures plus tard. "
+        "En plus ma valise est arrivée brisée. Quelle indemnité pour l'annulation? Et pour la valise, je fais quoi?"
+    )
+    first, second = offline(message).questions
+    assert "indemnité" in first and "30 heures" in first
+    assert "valise" in second and "Air Transat" in second
+
+
+def test_french_follow_up():
+    history = "Air Canada a perdu le fauteuil roulant de mon père entre Montréal et Calgary."
+    result = offline(history, "Ils doivent faire quoi?")
+    assert "fauteuil roulant" in result.standalone and "Air Canada" in result.standalone
+
+
+def test_same_input_same_output():
+    turns = ["WestJet delayed us 7 hours in Regina.", "and the hotel we paid for?"]
+    assert offline(*turns) == offline(*turns)
