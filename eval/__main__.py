@@ -12,6 +12,7 @@ COMMANDS = {
     "decomposition": ("eval.decomposition_eval", "issues the decomposer found, missed and invented"),
     "hallucination": ("eval.hallucination", "generative RAG baseline vs the product, audited for hallucination"),
     "detector": ("eval.detector_eval", "precision and recall of the hallucination detector on planted errors"),
+    "ingest": ("eval.ingest_benchmark", "build time, unchanged re-run time, passages per language, store size"),
 }
 
 

@@ -65,14 +65,14 @@ def system_runner(
 
     if name in ("bm25", "dense", "hybrid"):
         return single(name, joined)
-    if name == "full-joined":
-        return single("full", joined)
-    if name == "full-last":
-        return single("full", lambda turns: turns[-1])
-    if name == "full":
-        return lambda turns: [
-            (p.doc, p.unit) for p in answer(turns, engine, k=k, llm_config=llm_config).ranked_passages()
-        ]
+    modes = {"full": "understand", "full-joined": "joined", "full-last": "last"}
+    if name in modes:
+
+        def run(turns: list[str]) -> Units:
+            shown = answer(turns, engine, k=k, llm_config=llm_config, question_mode=modes[name])
+            return [(p.doc, p.unit) for p in shown.ranked_passages()]
+
+        return run
     raise ValueError(f"unknown system {name!r}; expected some of {', '.join(SYSTEMS)}")
 
 

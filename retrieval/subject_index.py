@@ -23,8 +23,11 @@ class Concept:
 
 @dataclass(frozen=True)
 class ConceptMatch:
+    """`asked`: the concept is named in a sentence that asks something, not only in the story around it."""
+
     concept: Concept
     cue_count: int
+    asked: bool = False
 
 
 @cache
@@ -41,12 +44,23 @@ def concepts(path: Path = INDEX_FILE) -> tuple[Concept, ...]:
     )
 
 
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def asking_part(folded: str) -> str:
+    """The sentences that ask something (end with "?"); all of the text when none does."""
+    asks = [sentence for sentence in SENTENCE_END.split(folded) if sentence.rstrip().endswith("?")]
+    return " ".join(asks) if asks else folded
+
+
 def match_concepts(text: str) -> list[ConceptMatch]:
-    """Concepts whose cues occur in `text`, with how many distinct cues matched."""
+    """Concepts whose cues occur in `text`, with how many distinct cues matched and whether one is asked about."""
     folded = fold(text)
+    asks = asking_part(folded)
     matches = []
     for concept in concepts():
         count = sum(1 for cue in concept.cues if cue.search(folded))
         if count:
-            matches.append(ConceptMatch(concept, count))
+            asked = any(cue.search(asks) for cue in concept.cues)
+            matches.append(ConceptMatch(concept, count, asked))
     return matches
