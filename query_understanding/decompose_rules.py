@@ -1,9 +1,11 @@
 """Split a standalone message into at most three questions, one per distinct issue, each carrying its own facts.
 
 The questions of a message are its asking sentences and clauses (and enumerated items). Asks about the same
-issue family are one question; asks that name no issue ("Is that legal?") join the question before them. Each
-question then gathers the statements that describe its issue, the sentences about the flight event when it is
-a flight question, the sentence an ask points back to ("those fees"), and the carrier and places of the message.
+issue family are one question; an ask that names no issue ("Is that legal?") takes the issue of the statement
+just before it, or joins the question before it. Each question then gathers the statements that describe its
+issue, the sentences about the flight event when it is a flight question, the sentence an ask points back to
+("those fees"), and the carrier and places of the message; a statement no question claimed goes to the first
+question asked after it.
 A message with one issue stays whole: the whole message is the best query for it.
 """
 
@@ -98,6 +100,18 @@ def _attach_context(issues: list[_Issue], parts: list[Segment]) -> None:
         for index, part in enumerate(parts):
             if part not in issue.asks and (_describes(issue, part) or _pointed_at(issue, parts, index)):
                 issue.context.append(part)
+    for index, part in enumerate(parts):
+        if not part.asks and families(part.text) and not any(part in issue.context for issue in issues):
+            _issue_asking_next(issues, parts, index).context.append(part)
+
+
+def _issue_asking_next(issues: list[_Issue], parts: list[Segment], index: int) -> _Issue:
+    """A statement no question claimed belongs to the first question asked after it (or the last one)."""
+    for part in parts[index + 1 :]:
+        for issue in issues:
+            if part in issue.asks:
+                return issue
+    return issues[-1]
 
 
 def _describes(issue: _Issue, part: Segment) -> bool:

@@ -2,15 +2,15 @@
 
 The last message stays first and unchanged (but for a leading "and"/"also"); after it come the earlier
 statements that describe the situation (carrier, route, what happened, how long, why) and the facts named in
-earlier questions. A message that describes its own situation (a carrier or place, and what happened) and
-points at nothing said before is left alone, so an unrelated history is not dragged in.
+earlier questions. A message that names its own carrier and what happened, or says it is about something else
+("separate question"), is left alone, so an unrelated history is not dragged in.
 """
 
 from __future__ import annotations
 
 import re
 
-from query_understanding.facts import carriers, fact_phrases, missing_from, places
+from query_understanding.facts import carriers, fact_phrases, missing_from
 from query_understanding.segments import segments, strip_lead_in
 from query_understanding.vocabulary import GENERIC_FAMILIES, cue_words, families
 
@@ -21,6 +21,12 @@ _POINTS_BACK = re.compile(
     r"|\b(?:the|that|this|my|our|le|la|les|ce|cette|mon|ma|mes|notre|nos)\s+(?:bags?|suitcase|luggage|flight|claim"
     r"|delay|cancellation|airline|carrier|refund|voucher|hotel|stroller|wheelchair|instrument|booking|ticket|valise"
     r"|vol|réclamation|compagnie|transporteur)\b",
+    re.IGNORECASE,
+)
+# "Separate question:", "another trip": the passenger says the history does not apply.
+_NEW_SUBJECT = re.compile(
+    r"\b(?:separate|different|unrelated|new|other|another) (?:question|topic|trip|issue)\b"
+    r"|\b(?:autre|nouvelle) (?:question|sujet|voyage)\b|\bsans rapport\b",
     re.IGNORECASE,
 )
 _EVENT_TOPICS = {
@@ -46,10 +52,12 @@ def make_standalone(history: list[str], message: str) -> str:
 
 
 def leans_on_history(message: str) -> bool:
+    if _NEW_SUBJECT.search(message):
+        return False
     if strip_lead_in(message) != message or len(message.split()) <= _SHORT_FOLLOW_UP_WORDS:
         return True
     names_an_issue = bool(families(message) - GENERIC_FAMILIES)
-    if (carriers(message) or places(message)) and names_an_issue:
+    if carriers(message) and names_an_issue:
         return False
     return bool(_POINTS_BACK.search(message)) or not names_an_issue
 

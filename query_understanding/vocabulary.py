@@ -15,7 +15,7 @@ TOPICS: dict[str, tuple[str, str]] = {
     "delay": (
         "event",
         r"\bdelay(?:s|ed)?\b|\blater?\b|\bsupposed to (?:go|leave|depart|land|arrive)\b|\bstuck\b|\bstranded\b"
-        r"|\bovernight\b|\bwaited\b|\bretard\w*|\bcoincée?s?\b",
+        r"|\bovernight\b|\bwaited\b|\bpushed\b[^.?!]{0,50}\bback\b|\bhours? behind\b|\bretard\w*|\bcoincée?s?\b",
     ),
     "cancellation": ("event", r"\bcancel\w*|\bannul\w*"),
     "denied_boarding": (
@@ -35,12 +35,13 @@ TOPICS: dict[str, tuple[str, str]] = {
     ),
     "compensation": (
         "compensation",
-        r"\bcompensat\w*|\bowed?\b|\bentitled\b|\bindemni\w*|\bdédommag\w*|\bpay (?:me|us)\b(?! back)|\bpayout\b"
+        r"\bcompensat\w*|\bowed?\b|\bexpenses?\b|\breceipts?\b|\bcosts? (?:covered|back|reimbursed)\b|\bentitled\b"
+        r"|\bindemni\w*|\bdédommag\w*|\bpay (?:me|us)\b(?! back)|\bpayout\b"
         r"|\bhow much (?:money|cash|are|is|do|will|would|should|can)\b|(?<!food )(?<!meal )\bvouchers?\b|\bcash\b",
     ),
     "meals_hotel": (
         "meals",
-        r"\bmeals?\b|\bfood\b|\bhotels?\b|\bsandwich\w*|\bwater\b|\bdrinks?\b|\bsnacks?\b|\bfed\b|\bfeed\b"
+        r"\bmeals?\b|\bfood\b|\bbreakfast\b|\blunch\b|\bdinner\b|\bsupper\b|\bhotels?\b|\bsandwich\w*|\bwater\b|\bdrinks?\b|\bsnacks?\b|\bfed\b|\bfeed\b"
         r"|\baccommodation\w*|\brepas\b|\bnourriture\b|\bhôtel\w*|\bhébergement\b|\bboissons?\b|\bmanger\b",
     ),
     "rebooking": (
@@ -71,9 +72,10 @@ TOPICS: dict[str, tuple[str, str]] = {
     ),
     "bag_delayed": (
         "baggage",
-        r"\bdelayed (?:bag|baggage|luggage|suitcase)s?\b"
-        r"|\b(?:bag|baggage|luggage|suitcase|valise|bagage)s?\b[^.?!]{0,50}?"
-        r"\b(?:late|days? later|delayed|en retard|(?:\d+|deux|trois|quatre|cinq) jours)\b",
+        r"\bdelayed (?:my |our |the )?(?:bag|baggage|luggage|suitcase)s?\b"
+        r"|\b(?:bag|baggage|luggage|suitcase|valise|bagage)s?\b[^.?!]{0,80}?"
+        r"\b(?:late|days? later|delayed|(?:didn'?t|did not|hasn'?t|has not|not) (?:arrive|arrived|come|shown up)"
+        r"|en retard|n'est pas arrivée?|(?:\d+|deux|trois|quatre|cinq) jours)\b",
     ),
     "damage": (
         "damage",
@@ -111,7 +113,8 @@ TOPICS: dict[str, tuple[str, str]] = {
     "complaint": (
         "complaint",
         r"\bCTA\b|\btransportation agency\b|\bthe agency\b|\bfile a complaint\b"
-        r"|\b(?:any)?where\b[^.?!]{0,25}\bcomplain\w*|\bescalat\w*|\bhaven'?t (?:answered|responded|replied)\b"
+        r"|\b(?:any)?where\b[^.?!]{0,25}\bcomplain\w*|\bescalat\w*|\b(?:haven|hasn)'?t (?:answered|responded|replied)\b"
+        r"|\bnever (?:replie[sd]|repl(?:y|ied)|answer(?:s|ed)?|respond(?:s|ed)?)\b"
         r"|\bno (?:answer|response|reply)\b|\bignor(?:ed|ing)\b"
         r"|\bOffice des transports\b|\bOTC\b|\bplainte\b|\brecours\b",
     ),
@@ -153,7 +156,9 @@ def _issue(*all_of: str, none_of: str = "") -> Issue:
 
 
 ISSUES: dict[str, Issue] = {
-    "delay_compensation": _issue("delay cancellation schedule_change", "compensation", none_of="denied_boarding"),
+    "delay_compensation": _issue(
+        "delay cancellation schedule_change", "compensation", none_of="denied_boarding bag_delayed"
+    ),
     "denied_boarding": _issue("denied_boarding"),
     "tarmac_delay": _issue("tarmac"),
     "cancellation_rebooking": _issue("rebooking"),
