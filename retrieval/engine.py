@@ -36,7 +36,7 @@ class Weights:
     sparse: float = 0.5
     subject: float = 0.6
     prior: float = 1.0
-    threshold: float = 0.55
+    threshold: float = 0.6
 
 
 # How much a passenger's question usually needs each instrument (a prior, not a filter).
@@ -144,10 +144,10 @@ class SearchEngine:
         if not terms(question, lang):
             return []
         ranked = self.rank_units(question, lang, method)
-        if method == "full" and (not ranked or ranked[0][1] < self.weights.threshold):
-            return []
         hits = []
         for unit, score in ranked:
+            if method == "full" and score < self.weights.threshold:
+                break  # nothing weak is shown: not as the best passage, not to fill up to k
             passage = self.unit_passage(unit, lang)
             if passage is not None:
                 hits.append(Hit(passage, score))

@@ -20,3 +20,10 @@ def store_dir(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def knowledge_base(store_dir) -> KnowledgeBase:
     return KnowledgeBase.open(store_dir)
+
+
+@pytest.fixture(scope="session")
+def engine(knowledge_base):
+    from retrieval.engine import SearchEngine
+
+    return SearchEngine(knowledge_base)

@@ -1,0 +1,102 @@
+"""Retrieval on the real knowledge base: units, threshold, French routing, coverage, garbage in."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.store import SOURCES_DIR
+from kb.verbatim import occurs_verbatim, source_text
+from retrieval.coverage import outside_coverage
+from retrieval.language import detect_language
+from retrieval.pipeline import answer, per_question_k
+
+
+def units(hits):
+    return [(hit.passage.doc, hit.passage.unit) for hit in hits]
+
+
+def test_lay_words_find_the_law_s_words(engine):
+    assert ("SOR-2019-150", "s20") in units(engine.search("I got bumped from an oversold flight, what do I get?"))
+    assert ("SOR-2019-150", "s24") in units(engine.search("can they make me check my violin?"))
+    assert units(engine.search("my suitcase came off the carousel with a cracked shell"))[0] in {
+        ("SOR-2019-150", "s23"),
+        ("C-26", "sch6-art17"),
+        ("C-26", "sch6-art31"),
+    }
+
+
+def test_one_passage_per_unit_and_the_whole_unit_is_shown(engine):
+    hits = engine.search("how much compensation for a 7 hour delay caused by crew shortage", k=5)
+    assert len(units(hits)) == len(set(units(hits))) <= 5
+    s19 = next(hit.passage for hit in hits if hit.passage.unit == "s19")
+    assert "(1) If paragraph 12(2)(d)" in s19.text and "(4) The carrier must, within 30 days" in s19.text
+    assert occurs_verbatim(s19.text, source_text(SOURCES_DIR / s19.source))
+
+
+def test_nothing_weak_is_shown(engine):
+    assert engine.search("a recipe for banana bread with walnuts") == []
+    for hit in engine.search("my flight was delayed 5 hours"):
+        assert hit.score >= engine.weights.threshold
+
+
+def test_french_questions_get_french_passages_where_there_are_some(engine):
+    question = "Mon vol a été annulé et je suis arrivée avec 13 heures de retard. À quelle indemnité ai-je droit?"
+    assert detect_language(question) == "fr"
+    hits = engine.search(question, lang="fr")
+    appr = [hit.passage for hit in hits if hit.passage.doc == "SOR-2019-150"]
+    assert appr and all(p.lang == "fr" for p in appr)
+    assert all(p.url.startswith("https://laws-lois.justice.gc.ca/fra/") for p in appr)
+    assert ("SOR-2019-150", "s19") in units(hits)
+
+
+def test_units_without_a_french_version_are_shown_in_english(engine):
+    hits = engine.search("Comment déposer une plainte auprès de l'Office des transports du Canada (OTC)?", lang="fr")
+    complaint = [hit.passage for hit in hits if hit.passage.doc == "C-10.4"]
+    assert complaint and all(p.lang == "en" for p in complaint)
+
+
+@pytest.mark.parametrize(
+    "dialogue",
+    [
+        "My VIA Rail train from Toronto to Ottawa was 4 hours late. Do I get compensation?",
+        "The hotel I booked on Expedia cancelled my room. Who refunds me?",
+        "Ryanair was 5 hours late from Rome to Paris, can I claim under EU261?",
+        "What is the weather like in Toronto today?",
+    ],
+)
+def test_what_the_knowledge_base_does_not_cover_is_named(engine, dialogue):
+    assert outside_coverage(dialogue)
+    result = answer([dialogue], engine)
+    assert result.outside_coverage and not result.ranked_passages()
+
+
+def test_disability_questions_about_trains_are_covered():
+    assert outside_coverage("I use a wheelchair and the train staff refused to help me board") is None
+
+
+@pytest.mark.parametrize(
+    "garbage", ["", "   ", "?!?!...", "x" * 50_000, "🙂🙃✈️💼", "\x00\x07\x1b[31m", "<script>alert(1)</script>"]
+)
+def test_garbage_gives_a_clear_empty_result(engine, garbage):
+    result = answer([garbage], engine)
+    assert not result.ranked_passages()
+    assert engine.search(garbage) == []
+
+
+def test_compound_questions_each_get_their_passages(engine):
+    result = answer(
+        ["Our Sunwing flight was cancelled (crew shortage) and we got home 26 hours late. Also my suitcase was "
+         "cracked at the carousel. How much compensation for the cancellation? "
+         "Is there a time limit for the suitcase?"],
+        engine,
+    )  # fmt: skip
+    assert len(result.results) >= 2
+    assert all(r.hits for r in result.results)
+    shown = {(p.doc, p.unit) for p in result.ranked_passages()}
+    assert ("SOR-2019-150", "s19") in shown and ("C-26", "sch6-art31") in shown
+
+
+def test_several_questions_share_about_k_passages():
+    assert per_question_k(5, 1) == 5
+    assert per_question_k(5, 2) == 3
+    assert per_question_k(5, 3) == 2
