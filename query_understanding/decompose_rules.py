@@ -126,11 +126,14 @@ def _describes(issue: _Issue, part: Segment) -> bool:
 
 
 def _pointed_at(issue: _Issue, parts: list[Segment], index: int) -> bool:
-    """A statement, or an earlier clause of the same question, that the next ask points back to."""
-    part, following = parts[index], parts[index + 1] if index + 1 < len(parts) else None
-    if following not in issue.asks or not refers_back(following.text):
-        return False
-    return not part.asks or part.sentence == following.sentence
+    """The nearest statement with content, or an earlier clause of the same question, before an ask pointing back."""
+    part = parts[index]
+    for following in parts[index + 1 :]:
+        if following in issue.asks and refers_back(following.text):
+            return not part.asks or part.sentence == following.sentence
+        if following.asks or families(following.text) or fact_phrases(following.text):
+            return False
+    return False
 
 
 def _question(issue: _Issue, parts: list[Segment], shared_facts: list[str]) -> str:

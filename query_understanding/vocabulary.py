@@ -15,7 +15,9 @@ TOPICS: dict[str, tuple[str, str]] = {
     "delay": (
         "event",
         r"\bdelay(?:s|ed)?\b|\blater?\b|\bsupposed to (?:go|leave|depart|land|arrive)\b|\bstuck\b|\bstranded\b"
-        r"|\bovernight\b|\bwaited\b|\bpushed\b[^.?!]{0,50}\bback\b|\bhours? behind\b|\bretard\w*|\bcoincée?s?\b",
+        r"|\bovernight\b|\bwaited\b|\bpushed\b[^.?!]{0,50}\bback\b|\bhours? behind\b|\bretard\w*|\bcoincée?s?\b"
+        r"|\b\d+(?:[.,]\d+)?\s*(?:hours?|hrs?)\b|\b(?:two|three|four|five|six|seven|eight|nine|ten|twelve) hours\b"
+        r"|\bheures\b",
     ),
     "cancellation": ("event", r"\bcancel\w*|\bannul\w*"),
     "denied_boarding": (
@@ -36,13 +38,13 @@ TOPICS: dict[str, tuple[str, str]] = {
     "compensation": (
         "compensation",
         r"\bcompensat\w*|\bowed?\b|\bexpenses?\b|\breceipts?\b|\bcosts? (?:covered|back|reimbursed)\b|\bentitled\b"
-        r"|\bindemni\w*|\bdédommag\w*|\bpay (?:me|us)\b(?! back)|\bpayout\b"
+        r"|\bindemni\w*|\bdédommag\w*|\bpay (?:me|us)\b(?! back)|\b(?:give|get|owe) (?:me |us )?anything\b|\bpayout\b"
         r"|\bhow much (?:money|cash|are|is|do|will|would|should|can)\b|(?<!food )(?<!meal )\bvouchers?\b|\bcash\b",
     ),
     "meals_hotel": (
         "meals",
         r"\bmeals?\b|\bfood\b|\bbreakfast\b|\blunch\b|\bdinner\b|\bsupper\b|\bhotels?\b|\bsandwich\w*|\bwater\b|\bdrinks?\b|\bsnacks?\b|\bfed\b|\bfeed\b"
-        r"|\baccommodation\w*|\brepas\b|\bnourriture\b|\bhôtel\w*|\bhébergement\b|\bboissons?\b|\bmanger\b",
+        r"|\bmotels?\b|\blodging\b|\baccommodation\w*|\brepas\b|\bnourriture\b|\bhôtel\w*|\bhébergement\b|\bboissons?\b|\bmanger\b",
     ),
     "rebooking": (
         "rebooking",
@@ -95,7 +97,7 @@ TOPICS: dict[str, tuple[str, str]] = {
     ),
     "seating": (
         "children",
-        r"\bseat(?:s|ed|ing)?\b(?! ?belt)|\bsit (?:together|next|beside|with)\b|\bnext to\b|\bbeside\b"
+        r"\bseat(?:s|ed|ing)?\b(?! ?belt)|\brows?\b|\bsit (?:together|next|beside|with)\b|\bnext to\b|\bbeside\b"
         r"|\bsièges?\b|\bassise?s?\b|\bà côté\b|\bensemble\b",
     ),
     "disability": (
@@ -167,7 +169,7 @@ ISSUES: dict[str, Issue] = {
     "communication": _issue("communication"),
     "baggage_lost": _issue("baggage", "bag_lost"),
     "baggage_delayed": _issue("bag_delayed"),
-    "baggage_damaged": _issue("baggage", "damage"),
+    "baggage_damaged": _issue("baggage instrument", "damage"),
     "musical_instrument": _issue("instrument"),
     "child_seating": _issue("children", "seating"),
     "disability_assistance": _issue("disability"),
