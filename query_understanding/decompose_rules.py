@@ -6,6 +6,7 @@ just before it, or joins the question before it. Each question then gathers the 
 issue, the sentences about the flight event when it is a flight question, the sentence an ask points back to
 ("those fees"), and the carrier and places of the message; a statement no question claimed goes to the first
 question asked after it.
+
 A message with one issue stays whole: the whole message is the best query for it.
 """
 
@@ -55,14 +56,8 @@ def _issues_from_asks(asks: list[Segment], parts: list[Segment]) -> list[_Issue]
     issues: list[_Issue] = []
     for ask in asks:
         keys = _ask_keys(ask.text) or _keys_of_statement_before(ask, parts)
-        same = [
-            issue
-            for issue in issues
-            if not (ask.enumerated and issue.enumerated) and (not keys or not issue.keys or keys & issue.keys)
-        ]
-        if same and (keys or same[-1] is issues[-1]):
-            target = same[-1]
-        else:
+        target = _same_issue(ask, keys, issues)
+        if target is None:
             target = _Issue(set(), enumerated=ask.enumerated)
             issues.append(target)
         target.asks.append(ask)
@@ -70,8 +65,19 @@ def _issues_from_asks(asks: list[Segment], parts: list[Segment]) -> list[_Issue]
     return issues
 
 
+def _same_issue(ask: Segment, keys: set[str], issues: list[_Issue]) -> _Issue | None:
+    """The latest issue sharing a family with the ask; an ask naming none continues the last issue.
+
+    Two enumerated items are never the same issue: the passenger numbered them apart.
+    """
+    joinable = [issue for issue in issues if not (ask.enumerated and issue.enumerated)]
+    if not keys:
+        return issues[-1] if joinable and joinable[-1] is issues[-1] else None
+    return next((issue for issue in reversed(joinable) if not issue.keys or keys & issue.keys), None)
+
+
 def _keys_of_statement_before(ask: Segment, parts: list[Segment]) -> set[str]:
-    """ "Is that legal?" asks about the statement just before it."""
+    """A question such as "Is that legal?" asks about the statement just before it."""
     position = parts.index(ask)
     before = parts[position - 1] if position else None
     return _ask_keys(before.text) if before and not before.asks else set()

@@ -7,6 +7,7 @@ They travel with a question when it is lifted out of its message or out of the c
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 # Canadian carriers first, then carriers often flown to and from Canada.
 _CARRIERS_ANY_CASE = (
@@ -86,7 +87,7 @@ def missing_from(text: str, phrases: list[str]) -> list[str]:
     return [phrase for phrase in phrases if phrase.lower() not in lowered]
 
 
-def _unique(items) -> list[str]:
+def _unique(items: Iterable[str]) -> list[str]:
     seen: dict[str, str] = {}
     for item in items:
         seen.setdefault(item.strip().lower(), item.strip())

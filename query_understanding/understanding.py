@@ -12,7 +12,8 @@ class Understanding:
     """The last message made standalone, split into at most three questions.
 
     `path` is "llm" or "offline"; `note` says, in plain words, why the offline path answered
-    when an LLM endpoint was configured (timeout, malformed answer...), and is empty otherwise.
+    when an LLM endpoint was configured (timeout, malformed answer...), or that the message had
+    no words to look up (then `questions` is empty), and is empty otherwise.
     """
 
     standalone: str
