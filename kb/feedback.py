@@ -1,0 +1,338 @@
+"""The local log of what passengers asked and were shown, their feedback, and volunteers' judgements.
+
+One SQLite file (PASSENGER_FEEDBACK_DB, else kb/feedback.sqlite3, git-ignored). Each operation opens its own
+connection, so the page's sessions, which run in separate threads, never share one. Volunteers' judgements
+export as JSON Lines in the evaluation set's format (id, type, turns, gold, note), so reviewed turns can grow
+the evaluation set.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import os
+import re
+import sqlite3
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Literal
+
+from kb.store import PROJECT_ROOT
+from retrieval.results import Answer
+
+EVAL_TYPES = ("simple", "rule", "compound", "followup", "vague", "distracting", "unanswerable", "french")
+FeedbackFilter = Literal["all", "any_feedback", "helpful", "not_helpful", "no_feedback", "reviewed", "not_reviewed"]
+FEEDBACK_FILTERS: tuple[FeedbackFilter, ...] = (
+    "all",
+    "any_feedback",
+    "helpful",
+    "not_helpful",
+    "no_feedback",
+    "reviewed",
+    "not_reviewed",
+)
+_FILTER_SQL: dict[str, str] = {
+    "all": "1",
+    "any_feedback": "EXISTS (SELECT 1 FROM shown s WHERE s.turn_id = t.id AND s.helpful IS NOT NULL)",
+    "helpful": "EXISTS (SELECT 1 FROM shown s WHERE s.turn_id = t.id AND s.helpful = 1)",
+    "not_helpful": "EXISTS (SELECT 1 FROM shown s WHERE s.turn_id = t.id AND s.helpful = 0)",
+    "no_feedback": "NOT EXISTS (SELECT 1 FROM shown s WHERE s.turn_id = t.id AND s.helpful IS NOT NULL)",
+    "reviewed": "t.reviewed_at IS NOT NULL",
+    "not_reviewed": "t.reviewed_at IS NULL",
+}
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS turns (
+    id INTEGER PRIMARY KEY,
+    asked_at TEXT NOT NULL,
+    history TEXT NOT NULL,
+    message TEXT NOT NULL,
+    standalone TEXT NOT NULL,
+    questions TEXT NOT NULL,
+    path TEXT NOT NULL,
+    note TEXT NOT NULL,
+    outside_coverage TEXT NOT NULL,
+    review_type TEXT NOT NULL DEFAULT '',
+    review_note TEXT NOT NULL DEFAULT '',
+    reviewed_at TEXT
+);
+CREATE TABLE IF NOT EXISTS shown (
+    id INTEGER PRIMARY KEY,
+    turn_id INTEGER NOT NULL REFERENCES turns(id),
+    question_index INTEGER NOT NULL,
+    rank INTEGER NOT NULL,
+    doc TEXT NOT NULL,
+    unit TEXT NOT NULL,
+    lang TEXT NOT NULL,
+    part INTEGER NOT NULL,
+    score REAL NOT NULL,
+    title TEXT NOT NULL,
+    url TEXT NOT NULL,
+    helpful INTEGER,
+    feedback_note TEXT NOT NULL DEFAULT '',
+    feedback_at TEXT,
+    relevant INTEGER
+);
+CREATE TABLE IF NOT EXISTS missing_units (
+    id INTEGER PRIMARY KEY,
+    turn_id INTEGER NOT NULL REFERENCES turns(id),
+    doc TEXT NOT NULL,
+    unit TEXT NOT NULL,
+    why TEXT NOT NULL,
+    added_at TEXT NOT NULL,
+    UNIQUE (turn_id, doc, unit)
+);
+CREATE INDEX IF NOT EXISTS shown_by_turn ON shown(turn_id);
+"""
+
+
+def default_feedback_path() -> Path:
+    """`PASSENGER_FEEDBACK_DB` if set, else `kb/feedback.sqlite3` in the project (git-ignored)."""
+    configured = os.environ.get("PASSENGER_FEEDBACK_DB", "").strip()
+    return Path(configured) if configured else PROJECT_ROOT / "kb" / "feedback.sqlite3"
+
+
+def review_password(environ: Mapping[str, str], secrets: Mapping | None = None) -> str | None:
+    """The review page's password: PASSENGER_REVIEW_PASSWORD, else `review_password` in Streamlit secrets."""
+    configured = environ.get("PASSENGER_REVIEW_PASSWORD", "").strip()
+    if not configured and secrets is not None:
+        configured = str(secrets.get("review_password", "") or "").strip()
+    return configured or None
+
+
+def password_matches(given: str, configured: str) -> bool:
+    return hmac.compare_digest(given.encode("utf-8"), configured.encode("utf-8"))
+
+
+def parse_unit_id(text: str) -> tuple[str, str] | None:
+    """ "SOR-2019-150 s19" (or with a comma or "|") as (doc, unit); None when it is not two parts."""
+    parts = [part for part in re.split(r"[\s,|]+", text.strip()) if part]
+    return (parts[0], parts[1]) if len(parts) == 2 else None
+
+
+@dataclass(frozen=True)
+class ShownPassage:
+    id: int
+    question_index: int
+    rank: int
+    doc: str
+    unit: str
+    lang: str
+    score: float
+    title: str
+    url: str
+    helpful: bool | None
+    feedback_note: str
+    relevant: bool | None
+
+
+@dataclass(frozen=True)
+class MissingUnit:
+    id: int
+    doc: str
+    unit: str
+    why: str
+
+
+@dataclass(frozen=True)
+class LoggedTurn:
+    """One message as it was searched and shown, with what passengers and volunteers said about it."""
+
+    id: int
+    asked_at: str
+    history: tuple[str, ...]
+    message: str
+    standalone: str
+    questions: tuple[str, ...]
+    path: str
+    note: str
+    outside_coverage: str
+    review_type: str
+    review_note: str
+    reviewed_at: str | None
+    shown: tuple[ShownPassage, ...]
+    missing: tuple[MissingUnit, ...]
+
+    def item_type(self, gold: list) -> str:
+        """The evaluation item type a volunteer chose, else a guess from the turn and its gold units."""
+        if self.review_type:
+            return self.review_type
+        if not gold:
+            return "unanswerable"
+        if self.history:
+            return "followup"
+        return "compound" if len(self.questions) > 1 else "simple"
+
+    def evaluation_item(self) -> dict:
+        """The turn as an evaluation item: the passages judged relevant and the units added, once each."""
+        gold: dict[tuple[str, str], str] = {}
+        for passage in self.shown:
+            if passage.relevant:
+                gold.setdefault((passage.doc, passage.unit), passage.title)
+        for unit in self.missing:
+            gold.setdefault((unit.doc, unit.unit), unit.why)
+        units = [{"doc": doc, "unit": unit, "why": why} for (doc, unit), why in gold.items()]
+        return {
+            "id": f"feedback-{self.id}",
+            "type": self.item_type(units),
+            "turns": [*self.history, self.message],
+            "gold": units,
+            "note": self.review_note,
+        }
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class FeedbackLog:
+    """The SQLite file, created with its tables on first use."""
+
+    def __init__(self, path: Path | None = None):
+        self.path = path or default_feedback_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._connect() as db:
+            db.executescript(SCHEMA)
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        db = sqlite3.connect(self.path, timeout=10)
+        db.row_factory = sqlite3.Row
+        try:
+            with db:
+                yield db
+        finally:
+            db.close()
+
+    def log_turn(self, turns: list[str], answer: Answer) -> tuple[int, tuple[tuple[int, ...], ...]]:
+        """Record a searched message and what it showed; returns the turn's id and, per question, the shown ids."""
+        understanding = answer.understanding
+        with self._connect() as db:
+            turn_id = db.execute(
+                "INSERT INTO turns (asked_at, history, message, standalone, questions, path, note, outside_coverage)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    _now(),
+                    json.dumps(turns[:-1], ensure_ascii=False),
+                    turns[-1],
+                    understanding.standalone,
+                    json.dumps(list(understanding.questions), ensure_ascii=False),
+                    understanding.path,
+                    understanding.note,
+                    answer.outside_coverage or "",
+                ),
+            ).lastrowid
+            shown_ids = []
+            for question_index, result in enumerate(answer.results):
+                ids = []
+                for rank, hit in enumerate(result.hits):
+                    p = hit.passage
+                    ids.append(
+                        db.execute(
+                            "INSERT INTO shown (turn_id, question_index, rank, doc, unit, lang, part, score, title,"
+                            " url) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            (turn_id, question_index, rank, p.doc, p.unit, p.lang, p.part, hit.score, p.title, p.url),
+                        ).lastrowid
+                    )
+                shown_ids.append(tuple(ids))
+        return turn_id, tuple(shown_ids)
+
+    def record_feedback(self, shown_id: int, helpful: bool | None, note: str = "") -> None:
+        """A passenger's or volunteer's word on one shown passage; the latest one counts."""
+        with self._connect() as db:
+            db.execute(
+                "UPDATE shown SET helpful = ?, feedback_note = ?, feedback_at = ? WHERE id = ?",
+                (None if helpful is None else int(helpful), note.strip(), _now(), shown_id),
+            )
+
+    def judge(self, shown_id: int, relevant: bool | None) -> None:
+        """A volunteer's judgement of whether a shown passage is relevant to its turn."""
+        with self._connect() as db:
+            db.execute(
+                "UPDATE shown SET relevant = ? WHERE id = ?", (None if relevant is None else int(relevant), shown_id)
+            )
+            db.execute(
+                "UPDATE turns SET reviewed_at = ? WHERE id = (SELECT turn_id FROM shown WHERE id = ?)",
+                (_now(), shown_id),
+            )
+
+    def add_missing_unit(self, turn_id: int, doc: str, unit: str, why: str = "") -> None:
+        """A relevant unit the search did not show; adding it twice keeps one."""
+        with self._connect() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO missing_units (turn_id, doc, unit, why, added_at) VALUES (?, ?, ?, ?, ?)",
+                (turn_id, doc, unit, why.strip() or "added in review", _now()),
+            )
+            db.execute("UPDATE turns SET reviewed_at = ? WHERE id = ?", (_now(), turn_id))
+
+    def remove_missing_unit(self, missing_id: int) -> None:
+        with self._connect() as db:
+            db.execute("DELETE FROM missing_units WHERE id = ?", (missing_id,))
+
+    def save_review(self, turn_id: int, item_type: str, note: str) -> None:
+        """The volunteer's item type and note for a turn; saving marks the turn reviewed."""
+        if item_type not in EVAL_TYPES:
+            raise ValueError(f"item type must be one of {EVAL_TYPES}")
+        with self._connect() as db:
+            db.execute(
+                "UPDATE turns SET review_type = ?, review_note = ?, reviewed_at = ? WHERE id = ?",
+                (item_type, note.strip(), _now(), turn_id),
+            )
+
+    def recent_turns(self, feedback: FeedbackFilter = "all", limit: int = 50) -> list[LoggedTurn]:
+        """The most recent turns first, those matching `feedback` only."""
+        condition = _FILTER_SQL[feedback]
+        with self._connect() as db:
+            rows = db.execute(
+                f"SELECT * FROM turns t WHERE {condition} ORDER BY t.id DESC LIMIT ?", (limit,)
+            ).fetchall()
+            return [self._turn(db, row) for row in rows]
+
+    def reviewed_turns(self) -> list[LoggedTurn]:
+        with self._connect() as db:
+            rows = db.execute("SELECT * FROM turns WHERE reviewed_at IS NOT NULL ORDER BY id").fetchall()
+            return [self._turn(db, row) for row in rows]
+
+    def export_jsonl(self) -> str:
+        """Every reviewed turn as one evaluation item per line, oldest first."""
+        return "".join(json.dumps(turn.evaluation_item(), ensure_ascii=False) + "\n" for turn in self.reviewed_turns())
+
+    @staticmethod
+    def _turn(db: sqlite3.Connection, row: sqlite3.Row) -> LoggedTurn:
+        shown = db.execute("SELECT * FROM shown WHERE turn_id = ? ORDER BY question_index, rank", (row["id"],))
+        missing = db.execute("SELECT * FROM missing_units WHERE turn_id = ? ORDER BY id", (row["id"],))
+        return LoggedTurn(
+            id=row["id"],
+            asked_at=row["asked_at"],
+            history=tuple(json.loads(row["history"])),
+            message=row["message"],
+            standalone=row["standalone"],
+            questions=tuple(json.loads(row["questions"])),
+            path=row["path"],
+            note=row["note"],
+            outside_coverage=row["outside_coverage"],
+            review_type=row["review_type"],
+            review_note=row["review_note"],
+            reviewed_at=row["reviewed_at"],
+            shown=tuple(
+                ShownPassage(
+                    id=s["id"],
+                    question_index=s["question_index"],
+                    rank=s["rank"],
+                    doc=s["doc"],
+                    unit=s["unit"],
+                    lang=s["lang"],
+                    score=s["score"],
+                    title=s["title"],
+                    url=s["url"],
+                    helpful=None if s["helpful"] is None else bool(s["helpful"]),
+                    feedback_note=s["feedback_note"],
+                    relevant=None if s["relevant"] is None else bool(s["relevant"]),
+                )
+                for s in shown
+            ),
+            missing=tuple(MissingUnit(m["id"], m["doc"], m["unit"], m["why"]) for m in missing),
+        )

@@ -1,0 +1,262 @@
+"""The passenger page's fixed wording, in English and French, and how it describes the knowledge base.
+
+Every sentence the page says on its own behalf is here, written once per language, so that none of it is
+machine-written and a translator can read it in one place. Text that comes from a passenger or from the law
+is never formatted here: the page shows it as plain text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+LANGUAGES = {"en": "English", "fr": "Français"}
+CTA_URL = "https://otc-cta.gc.ca"
+JUSTICE_LAWS_URL = "https://laws-lois.justice.gc.ca"
+
+TEXT: dict[str, dict[str, str]] = {
+    "en": {
+        "page_title": "Air passenger rights in Canada: the law's own words",
+        "passenger_nav": "Ask",
+        "review_nav": "Review (volunteers)",
+        "notice": (
+            "Legal information, not legal advice. The passages shown are copied word for word from Canadian law; "
+            f"the official text is on the Justice Laws website ({JUSTICE_LAWS_URL})."
+        ),
+        "notice_dates": "This copy of the law is consolidated to {dates}.",
+        "intro": (
+            "Describe what happened on your flight, in your own words. The page looks up the passages of Canadian "
+            "law that speak to it and shows them exactly as written, each with a link to the official text. "
+            "It does not write answers of its own."
+        ),
+        "chat_placeholder": "What happened on your flight?",
+        "searching": "Searching the law…",
+        "questions_searched": "Questions searched",
+        "questions_searched_help": (
+            "Written from your message to search the law. They are the only words on this page not taken "
+            "from you or from the law."
+        ),
+        "situation": "Your situation, as searched:",
+        "where": "Where it sits:",
+        "language": "Language of this passage:",
+        "official_link": "Official text on the Justice Laws website",
+        "guide_link": "Source page",
+        "not_covered": (
+            "The knowledge base does not cover this question. The Canadian Transportation Agency "
+            f"({CTA_URL}) explains air passengers' rights and handles complaints, and the airline's tariff "
+            "(its conditions of carriage, published on its website) sets out its own terms."
+        ),
+        "outside_foreign regime": (
+            "This looks like a question under another country's rules, such as the European Union's "
+            "Regulation 261/2004. The knowledge base holds Canadian law on air travel only, so it cannot show "
+            "those rules; the authorities of that country, or the airline, can say which apply."
+        ),
+        "outside_another kind of service": (
+            "This looks like a question about another kind of service, such as a train, a bus, a hotel or a "
+            "booking site. The knowledge base covers air travel under Canadian law only. The Canadian "
+            f"Transportation Agency ({CTA_URL}) can say which rules apply to other travel in Canada."
+        ),
+        "outside_not about air travel": (
+            "This does not look like a question about air travel. The knowledge base covers air passengers' "
+            "rights under Canadian law: delays, cancellations, denied boarding, tarmac delays, baggage, "
+            "seating, accessibility and complaints."
+        ),
+        "no_words": (
+            "There is nothing to look up in this message. Describe what happened on your flight in a few words."
+        ),
+        "too_long": (
+            "This message is too long to search ({length:,} characters; the limit is {limit:,}). Nothing was "
+            "searched. Please send the main facts only: what happened, with which airline, and where the flight "
+            "went."
+        ),
+        "search_failed": "Something went wrong while searching, and nothing could be shown. Please try again.",
+        "scope_question": "Was your flight to, from or within Canada?",
+        "scope_within": "Within Canada",
+        "scope_to_or_from": "To or from Canada",
+        "scope_neither": "Neither",
+        "scope_neither_answer": (
+            "Canada's air passenger protection rules apply to flights to, from and within Canada. For a flight "
+            "that neither starts nor ends in Canada, the rules of the countries involved apply, and the knowledge "
+            "base does not hold them."
+        ),
+        "offline_note": "The questions were written by the built-in rules because the language service failed: {note}",
+        "helpful_prompt": "Was this passage helpful?",
+        "feedback_note": "Note (optional)",
+        "feedback_thanks": "Thank you, your feedback is saved.",
+        "sidebar_language": "Language / Langue",
+        "new_conversation": "New conversation",
+        "kb_status": "Knowledge base",
+        "kb_passages": "{count:,} passages",
+        "kb_built": "Built {built_at}",
+        "kb_instrument": "{instrument} ({doc}): {languages}, consolidated to {dates}",
+        "llm_configured": "Language service: {model} at {where}",
+        "llm_default_endpoint": "the default endpoint",
+        "llm_not_configured": "Language service: not configured; built-in rules read the messages.",
+        "kb_missing": "The knowledge base has not been built yet, so nothing can be searched.",
+        "kb_mismatch": (
+            "The knowledge base was built with another embedding model than the one installed, so it cannot be "
+            "searched. It needs to be rebuilt."
+        ),
+        "kb_unreadable": "The knowledge base could not be opened. Rebuilding it usually fixes this.",
+        "kb_build": "Build the knowledge base (about a minute)",
+        "kb_building": "Building the knowledge base…",
+        "kb_build_failed": "The knowledge base could not be built: {error}",
+        "and": "and",
+    },
+    "fr": {
+        "page_title": "Droits des passagers aériens au Canada : le texte même de la loi",
+        "passenger_nav": "Poser une question",
+        "review_nav": "Révision (bénévoles)",
+        "notice": (
+            "Information juridique, et non un avis juridique. Les passages affichés sont copiés mot pour mot du "
+            f"droit canadien; le texte officiel se trouve sur le site Web de la législation ({JUSTICE_LAWS_URL})."
+        ),
+        "notice_dates": "Cette copie de la loi est à jour au {dates}.",
+        "intro": (
+            "Décrivez ce qui s'est passé pendant votre vol, dans vos propres mots. La page cherche les passages "
+            "du droit canadien qui en parlent et les affiche tels quels, chacun avec un lien vers le texte "
+            "officiel. Elle ne rédige aucune réponse."
+        ),
+        "chat_placeholder": "Que s'est-il passé pendant votre vol?",
+        "searching": "Recherche dans la loi…",
+        "questions_searched": "Questions recherchées",
+        "questions_searched_help": (
+            "Rédigées à partir de votre message pour chercher dans la loi. Ce sont les seuls mots de cette page "
+            "qui ne viennent ni de vous ni de la loi."
+        ),
+        "situation": "Votre situation, telle que recherchée :",
+        "where": "Emplacement :",
+        "language": "Langue de ce passage :",
+        "official_link": "Texte officiel sur le site Web de la législation",
+        "guide_link": "Page source",
+        "not_covered": (
+            "La base de connaissances ne couvre pas cette question. L'Office des transports du Canada "
+            f"({CTA_URL}) explique les droits des passagers aériens et traite les plaintes, et le tarif de la "
+            "compagnie aérienne (ses conditions de transport, publiées sur son site Web) fixe ses propres "
+            "conditions."
+        ),
+        "outside_foreign regime": (
+            "Cette question semble porter sur les règles d'un autre pays, comme le règlement 261/2004 de l'Union "
+            "européenne. La base de connaissances ne contient que le droit canadien du transport aérien et ne "
+            "peut donc pas montrer ces règles; les autorités de ce pays, ou la compagnie aérienne, peuvent dire "
+            "lesquelles s'appliquent."
+        ),
+        "outside_another kind of service": (
+            "Cette question semble porter sur un autre type de service, comme un train, un autocar, un hôtel ou "
+            "un site de réservation. La base de connaissances ne couvre que le transport aérien en droit "
+            f"canadien. L'Office des transports du Canada ({CTA_URL}) peut dire quelles règles s'appliquent aux "
+            "autres voyages au Canada."
+        ),
+        "outside_not about air travel": (
+            "Cette question ne semble pas porter sur le transport aérien. La base de connaissances couvre les "
+            "droits des passagers aériens en droit canadien : retards, annulations, refus d'embarquement, "
+            "retards sur l'aire de trafic, bagages, sièges, accessibilité et plaintes."
+        ),
+        "no_words": (
+            "Ce message ne contient rien à chercher. Décrivez en quelques mots ce qui s'est passé pendant votre vol."
+        ),
+        "too_long": (
+            "Ce message est trop long pour être cherché ({length} caractères; la limite est de {limit}). Rien "
+            "n'a été cherché. Envoyez seulement les faits principaux : ce qui s'est passé, avec quelle compagnie "
+            "et où allait le vol."
+        ),
+        "search_failed": (
+            "Un problème est survenu pendant la recherche, et rien n'a pu être affiché. Veuillez réessayer."
+        ),
+        "scope_question": "Votre vol partait-il du Canada, y arrivait-il, ou était-il à l'intérieur du Canada?",
+        "scope_within": "À l'intérieur du Canada",
+        "scope_to_or_from": "Vers le Canada ou depuis le Canada",
+        "scope_neither": "Ni l'un ni l'autre",
+        "scope_neither_answer": (
+            "Les règles canadiennes de protection des passagers aériens s'appliquent aux vols à destination, en "
+            "provenance et à l'intérieur du Canada. Pour un vol qui ne part pas du Canada et n'y arrive pas, ce "
+            "sont les règles des pays concernés qui s'appliquent, et la base de connaissances ne les contient pas."
+        ),
+        "offline_note": (
+            "Les questions ont été rédigées par les règles intégrées parce que le service linguistique a échoué : "
+            "{note}"
+        ),
+        "helpful_prompt": "Ce passage vous a-t-il été utile?",
+        "feedback_note": "Remarque (facultatif)",
+        "feedback_thanks": "Merci, votre commentaire est enregistré.",
+        "sidebar_language": "Language / Langue",
+        "new_conversation": "Nouvelle conversation",
+        "kb_status": "Base de connaissances",
+        "kb_passages": "{count} passages",
+        "kb_built": "Construite le {built_at}",
+        "kb_instrument": "{instrument} ({doc}) : {languages}, à jour au {dates}",
+        "llm_configured": "Service linguistique : {model} à {where}",
+        "llm_default_endpoint": "l'adresse par défaut",
+        "llm_not_configured": "Service linguistique : non configuré; les règles intégrées lisent les messages.",
+        "kb_missing": "La base de connaissances n'a pas encore été construite; aucune recherche n'est possible.",
+        "kb_mismatch": (
+            "La base de connaissances a été construite avec un autre modèle de plongement que celui qui est "
+            "installé; elle ne peut pas être interrogée. Il faut la reconstruire."
+        ),
+        "kb_unreadable": (
+            "La base de connaissances n'a pas pu être ouverte. La reconstruire règle habituellement le problème."
+        ),
+        "kb_build": "Construire la base de connaissances (environ une minute)",
+        "kb_building": "Construction de la base de connaissances…",
+        "kb_build_failed": "La base de connaissances n'a pas pu être construite : {error}",
+        "and": "et",
+    },
+}
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~:$&=\"'])")
+
+
+def say(lang: str, key: str, **values) -> str:
+    """The fixed sentence `key` in `lang` (English when the language is unknown), with `values` filled in."""
+    sentence = TEXT.get(lang, TEXT["en"])[key]
+    return sentence.format(**values) if values else sentence
+
+
+def outside_coverage_message(lang: str, reason: str) -> str:
+    """Why the whole message is beyond the knowledge base; an unknown reason gets the general explanation."""
+    key = f"outside_{reason}"
+    return say(lang, key if key in TEXT["en"] else "outside_not about air travel")
+
+
+def escape_markdown(text: str) -> str:
+    """Text that Markdown shows exactly as typed: every character Markdown or Streamlit could read is escaped.
+
+    For the few places that only take Markdown (expander labels, captions); elsewhere the page uses st.text.
+    """
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text).replace("\n", " ")
+
+
+def consolidation_dates(meta: dict) -> list[str]:
+    """The snapshot's consolidation dates, oldest first, each once."""
+    instruments = meta.get("sources", {}).get("instruments", [])
+    return sorted({item["consolidated"] for item in instruments if item.get("consolidated")})
+
+
+def join_words(lang: str, items: list[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {say(lang, 'and')} {items[-1]}"
+
+
+def instrument_lines(meta: dict, lang: str) -> list[str]:
+    """One line per instrument: its name in `lang` when the snapshot has it, its languages and dates."""
+    by_doc: dict[str, list[dict]] = defaultdict(list)
+    for item in meta.get("sources", {}).get("instruments", []):
+        by_doc[item["doc"]].append(item)
+    lines = []
+    for doc, versions in by_doc.items():
+        named = next((v for v in versions if v.get("language") == lang), versions[0])
+        languages = sorted({LANGUAGES.get(v.get("language", ""), v.get("language", "")) for v in versions})
+        dates = sorted({v["consolidated"] for v in versions if v.get("consolidated")})
+        lines.append(
+            say(
+                lang,
+                "kb_instrument",
+                instrument=named["instrument"],
+                doc=doc,
+                languages=join_words(lang, languages),
+                dates=join_words(lang, dates),
+            )
+        )
+    return lines
