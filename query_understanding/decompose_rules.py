@@ -84,12 +84,18 @@ def _keys_of_statement_before(ask: Segment, parts: list[Segment]) -> set[str]:
 
 
 def _issues_from_statements(parts: list[Segment]) -> list[_Issue]:
-    """A message that asks nothing explicitly still splits when it describes problems of different kinds."""
+    """A message that asks nothing explicitly still splits when its sentences describe problems of different kinds.
+
+    One sentence spanning two kinds ("delayed and my bag came back torn") tells of one situation: no split.
+    """
     by_domain: dict[str, _Issue] = {}
     for part in parts:
-        for family in families(part.text) - GENERIC_FAMILIES:
-            domain = "flight" if family in FLIGHT_FAMILIES else family
-            by_domain.setdefault(domain, _Issue(set())).keys.add(family)
+        found = families(part.text) - GENERIC_FAMILIES
+        domains = {"flight" if family in FLIGHT_FAMILIES else family for family in found}
+        if len(domains) > 1:
+            return []
+        for family in found:
+            by_domain.setdefault(next(iter(domains)), _Issue(set())).keys.add(family)
     return list(by_domain.values())
 
 

@@ -64,8 +64,8 @@ TOPICS: dict[str, tuple[str, str]] = {
     ),
     "baggage": (
         "baggage",
-        r"\bbag(?:s|gage)?\b|\bluggage\b|\bsuitcases?\b|\bstrollers?\b|\bcar seats?\b|\bbackpacks?\b"
-        r"|\bvalises?\b|\bbagages?\b|\bpoussettes?\b",
+        r"\bbag(?:s|gage)?\b|\bluggage\b|\bsuitcases?\b|\bstrollers?\b|\bcar seats?\b|\bbackpacks?\b|\bcarry-?ons?\b"
+        r"|\bpersonal items?\b|\bvalises?\b|\bbagages?\b|\bpoussettes?\b",
     ),
     "bag_lost": (
         "baggage",
@@ -102,7 +102,7 @@ TOPICS: dict[str, tuple[str, str]] = {
     ),
     "disability": (
         "disability",
-        r"\bwheel ?chairs?\b|\bmobility (?:aid|device|scooter)s?\b|\bservice (?:dog|animal)s?\b|\bguide dogs?\b"
+        r"\bwheel ?chairs?\b|\bmobility (?:aid|device)s?\b|\bscooters?\b|\bservice (?:dog|animal)s?\b|\bguide dogs?\b"
         r"|\bdisabilit\w*|\bdisabled\b|\bblind\b|\bdeaf\b|\b(?:special|wheelchair|mobility) assistance\b"
         r"|\baccessib\w*|\boxygen\b|\bfauteuils? roulants?\b|\bhandicap\w*|\bchiens? (?:d'assistance|guides?)\b"
         r"|\bmobilité réduite\b",

@@ -120,3 +120,15 @@ def test_french_follow_up():
 def test_same_input_same_output():
     turns = ["WestJet delayed us 7 hours in Regina.", "and the hotel we paid for?"]
     assert offline(*turns) == offline(*turns)
+
+
+def test_statements_of_different_kinds_split_even_without_a_question():
+    first, second = offline(
+        "Porter cancelled my flight out of Moncton. Separately, my scooter came back damaged."
+    ).questions
+    assert "cancelled" in first and "scooter" in second and "Porter" in second
+
+
+def test_one_sentence_telling_of_two_problems_is_one_situation():
+    message = "Lynx delayed us 6 hours and my suitcase came back ripped, I want compensation for both."
+    assert offline(message).questions == (message,)
