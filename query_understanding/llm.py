@@ -32,8 +32,8 @@ class LLMConfig:
             api_key=api_key or "not-needed",  # local servers accept any key
             base_url=base_url,
             model=env.get("PASSENGER_LLM_MODEL", "").strip() or DEFAULT_MODEL,
-            timeout=float(env.get("PASSENGER_LLM_TIMEOUT", "20")),
-            max_retries=int(env.get("PASSENGER_LLM_RETRIES", "2")),
+            timeout=float(env.get("PASSENGER_LLM_TIMEOUT", "15")),
+            max_retries=int(env.get("PASSENGER_LLM_RETRIES", "1")),
         )
 
     def client(self, http_client: httpx.Client | None = None) -> OpenAI:
