@@ -1,0 +1,131 @@
+"""What the passenger page does with a message, apart from drawing it: check it, search it, log it, remember it.
+
+A `Conversation` lives in the page's session state; tests drive it directly. It keeps two lists: the turns
+as the search sees them (the passenger's messages, the last one carrying the flight's scope once the
+passenger has answered that question) and the exchanges as the page shows them.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Literal
+
+from kb.feedback import FeedbackLog
+from query_understanding.flight_scope import ScopeChoice, says_where_flight_went, with_flight_scope
+from query_understanding.llm import LLMConfig
+from retrieval.engine import SearchEngine
+from retrieval.language import detect_language
+from retrieval.pipeline import answer
+from retrieval.results import Answer
+
+MAX_MESSAGE_CHARS = 4000
+# Control characters other than tab and newline: never meaningful in a message, sometimes pasted by accident.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+Refusal = Literal["", "empty", "too_long", "neither", "search_failed"]
+log = logging.getLogger(__name__)
+
+
+def clean_message(message: str) -> str:
+    """The message without control characters (but for tabs and line breaks), as it is searched and shown."""
+    return _CONTROL.sub("", message).strip()
+
+
+def as_shown(message: str) -> str:
+    """The message as the page shows it back: cleaned, and cut at the length the page searches."""
+    message = clean_message(message)
+    return message if len(message) <= MAX_MESSAGE_CHARS else message[:MAX_MESSAGE_CHARS] + "…"
+
+
+def refusal_for(message: str) -> Refusal:
+    """Why a cleaned message is not searched at all: nothing in it, or longer than the page searches."""
+    if not message.strip():
+        return "empty"
+    if len(message) > MAX_MESSAGE_CHARS:
+        return "too_long"
+    return ""
+
+
+def interface_language(current: str, message: str) -> str:
+    """French once the passenger writes in French; otherwise the language already chosen."""
+    return "fr" if detect_language(message) == "fr" else current
+
+
+@dataclass
+class Exchange:
+    """One message and what the page showed for it.
+
+    `message` is what the passenger typed, or the label of the choice they clicked. `refusal` names the fixed
+    message shown instead of results. `shown_ids` are the feedback log's ids of the passages, per question.
+    """
+
+    message: str
+    answer: Answer | None = None
+    refusal: Refusal = ""
+    length: int = 0
+    turn_id: int | None = None
+    shown_ids: tuple[tuple[int, ...], ...] = ()
+    asks_flight_scope: bool = False
+
+
+@dataclass
+class Conversation:
+    turns: list[str] = field(default_factory=list)
+    exchanges: list[Exchange] = field(default_factory=list)
+
+    def ask(
+        self, message: str, engine: SearchEngine, feedback_log: FeedbackLog, llm_config: LLMConfig | None
+    ) -> Exchange:
+        """Search a new message in the light of the earlier ones, unless it is refused."""
+        message = clean_message(message)
+        refusal = refusal_for(message)
+        if refusal:
+            return self._add(Exchange(as_shown(message), refusal=refusal, length=len(message)))
+        return self._search([*self.turns, message], message, engine, feedback_log, llm_config)
+
+    def answer_flight_scope(
+        self,
+        choice: ScopeChoice | Literal["neither"],
+        label: str,
+        engine: SearchEngine,
+        feedback_log: FeedbackLog,
+        llm_config: LLMConfig | None,
+    ) -> Exchange:
+        """Search the last message again, now saying where the flight went; "neither" is answered with a fixed note."""
+        if choice == "neither" or not self.turns:
+            return self._add(Exchange(label, refusal="neither"))
+        return self._search(with_flight_scope(self.turns, choice), label, engine, feedback_log, llm_config)
+
+    def _search(
+        self,
+        turns: list[str],
+        shown_as: str,
+        engine: SearchEngine,
+        feedback_log: FeedbackLog,
+        llm_config: LLMConfig | None,
+    ) -> Exchange:
+        try:
+            result = answer(turns, engine, llm_config=llm_config)
+        except Exception:  # the page must say something plain rather than show a stack trace
+            log.exception("search failed")
+            return self._add(Exchange(shown_as, refusal="search_failed"))
+        self.turns = turns
+        exchange = Exchange(
+            shown_as,
+            answer=result,
+            asks_flight_scope=bool(result.understanding.questions)
+            and not result.outside_coverage
+            and not says_where_flight_went(turns),
+        )
+        try:
+            exchange.turn_id, exchange.shown_ids = feedback_log.log_turn(turns, result)
+        except (sqlite3.Error, OSError):  # the passenger still sees the passages when the log cannot be written
+            log.exception("could not log the turn")
+        return self._add(exchange)
+
+    def _add(self, exchange: Exchange) -> Exchange:
+        self.exchanges.append(exchange)
+        return exchange

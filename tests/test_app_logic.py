@@ -1,0 +1,127 @@
+"""The passenger page's logic without Streamlit: flight scope, message checks, wording, and a conversation."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from kb.chat import MAX_MESSAGE_CHARS, Conversation, as_shown, clean_message, interface_language, refusal_for
+from kb.feedback import FeedbackLog
+from kb.interface_text import TEXT, consolidation_dates, escape_markdown, instrument_lines, outside_coverage_message
+from query_understanding.flight_scope import says_where_flight_went, with_flight_scope
+from retrieval.engine import SearchEngine
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["WestJet YYC→YYZ, landed 4 hours late."],
+        ["Flair YYC to YVR, they charged for seats"],
+        ["My flight from Toronto to Paris was cancelled"],
+        ["Vol annulé à Montréal hier soir"],
+        ["Our domestic flight was delayed 5 hours"],
+        ["We flew within Canada and lost a bag", "what now?"],
+        ["Flight LHR-JFK was delayed"],
+        ["bag lost on the way back from Cancun"],
+        ["Mon vol vers les États-Unis a été annulé"],
+    ],
+)
+def test_a_named_place_code_or_scope_says_where_the_flight_went(turns):
+    assert says_where_flight_went(turns)
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["Air Canada cancelled my flight, what am I owed?"],
+        ["how long do i have to submit a claim for a delayed flight?"],
+        ["they changed our flight AGAIN. can they keep doing that??"],
+        ["Can they make us pay to sit together?", "It's with us and our kids"],
+        ["What does the Canada Transportation Act say about complaints?"],
+    ],
+)
+def test_no_place_means_the_page_asks(turns):
+    assert not says_where_flight_went(turns)
+
+
+def test_the_scope_answer_joins_the_last_message_in_its_language():
+    assert with_flight_scope(["first", "My flight was cancelled."], "within") == [
+        "first",
+        "My flight was cancelled. The flight was within Canada.",
+    ]
+    (french,) = with_flight_scope(["Mon vol a été annulé, quels sont mes droits?"], "to_or_from")
+    assert french.endswith("Le vol partait du Canada ou y arrivait.")
+    assert says_where_flight_went([french])
+
+
+def test_messages_are_cleaned_and_refused_before_any_search():
+    assert clean_message("a\x00b\x1bc\td\ne\x7f ") == "abc\td\ne"
+    assert refusal_for("") == "empty"
+    assert refusal_for("   \n") == "empty"
+    assert refusal_for("x" * MAX_MESSAGE_CHARS) == ""
+    assert refusal_for("x" * (MAX_MESSAGE_CHARS + 1)) == "too_long"
+    assert as_shown("x" * 20_000) == "x" * MAX_MESSAGE_CHARS + "…"
+
+
+def test_french_switches_the_interface_and_english_does_not_switch_it_back():
+    assert interface_language("en", "Mon vol a été annulé et ma valise est perdue") == "fr"
+    assert interface_language("fr", "my flight was cancelled") == "fr"
+    assert interface_language("en", "my flight was cancelled") == "en"
+
+
+def test_both_languages_have_every_sentence():
+    assert TEXT["en"].keys() == TEXT["fr"].keys()
+    assert "otc-cta.gc.ca" in TEXT["en"]["not_covered"] and "tariff" in TEXT["en"]["not_covered"]
+    for reason in ("foreign regime", "another kind of service", "not about air travel", "something new"):
+        assert outside_coverage_message("fr", reason)
+
+
+def test_escaped_markdown_has_no_live_markup():
+    escaped = escape_markdown("<script>alert(1)</script> **bold** [x](http://e) :red[x] $x$ `c` # h\nline")
+    assert not re.search(r"(?<!\\)[<>*\[\]()$:`#]", escaped)
+    assert escaped.replace("\\", "") == "<script>alert(1)</script> **bold** [x](http://e) :red[x] $x$ `c` # h line"
+
+
+def test_status_lines_come_from_the_snapshot_metadata(knowledge_base):
+    meta = knowledge_base.meta
+    assert consolidation_dates(meta) == sorted(set(consolidation_dates(meta)))
+    assert "2025-07-24" in consolidation_dates(meta)
+    lines = instrument_lines(meta, "fr")
+    assert any(line.startswith("Règlement sur la protection des passagers aériens (SOR-2019-150)") for line in lines)
+    assert len(lines) == len({item["doc"] for item in meta["sources"]["instruments"]})
+
+
+@pytest.fixture(scope="module")
+def engine(knowledge_base) -> SearchEngine:
+    return SearchEngine(knowledge_base)
+
+
+def test_a_conversation_searches_logs_and_asks_where_the_flight_went(engine, tmp_path):
+    log = FeedbackLog(tmp_path / "feedback.sqlite3")
+    conversation = Conversation()
+    first = conversation.ask("My flight was cancelled because of a crew shortage. What am I owed?", engine, log, None)
+    assert first.answer and first.answer.results[0].hits
+    assert first.asks_flight_scope
+    assert len(first.shown_ids[0]) == len(first.answer.results[0].hits)
+
+    scoped = conversation.answer_flight_scope("within", "Within Canada", engine, log, None)
+    assert scoped.message == "Within Canada" and not scoped.asks_flight_scope
+    assert conversation.turns[-1].endswith("The flight was within Canada.")
+    assert [turn.message for turn in log.recent_turns()] == [
+        conversation.turns[-1],
+        first.answer.understanding.standalone,
+    ]
+
+    neither = conversation.answer_flight_scope("neither", "Neither", engine, log, None)
+    assert neither.refusal == "neither" and neither.answer is None
+
+
+def test_refused_messages_are_not_searched_or_logged(engine, tmp_path):
+    log = FeedbackLog(tmp_path / "feedback.sqlite3")
+    conversation = Conversation()
+    too_long = conversation.ask("delay " * 2000, engine, log, None)
+    empty = conversation.ask(" \x00 ", engine, log, None)
+    assert (too_long.refusal, empty.refusal) == ("too_long", "empty")
+    assert too_long.length == len(("delay " * 2000).strip())
+    assert conversation.turns == [] and log.recent_turns() == []
