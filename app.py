@@ -1,0 +1,412 @@
+"""`streamlit run app.py`: the passenger page and the volunteer review page.
+
+This script only arranges widgets. What a message does lives in kb/chat.py, the log in kb/feedback.py, the
+fixed wording in kb/interface_text.py, the search in retrieval/. Text from a passenger or from the law is
+always shown as plain text (st.text, or Markdown with every special character escaped), never as HTML.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import streamlit as st
+
+from ingest.build import build_knowledge_base
+from kb.chat import MAX_MESSAGE_CHARS, Conversation, Exchange, as_shown, interface_language
+from kb.feedback import (
+    EVAL_TYPES,
+    FEEDBACK_FILTERS,
+    FeedbackLog,
+    LoggedTurn,
+    ShownPassage,
+    default_feedback_path,
+    parse_unit_id,
+    password_matches,
+    review_password,
+)
+from kb.interface_text import (
+    LANGUAGES,
+    consolidation_dates,
+    escape_markdown,
+    instrument_lines,
+    join_words,
+    outside_coverage_message,
+    say,
+)
+from kb.store import SOURCES_DIR, ModelMismatchError, StoreMissingError, default_store_dir
+from query_understanding.llm import LLMConfig
+from retrieval.engine import SearchEngine
+from retrieval.pipeline import load_engine
+from retrieval.results import Hit
+
+log = logging.getLogger(__name__)
+
+SCOPE_CHOICES = ("within", "to_or_from", "neither")
+FILTER_LABELS = {
+    "all": "All turns",
+    "any_feedback": "With any passenger feedback",
+    "helpful": "Marked helpful",
+    "not_helpful": "Marked not helpful",
+    "no_feedback": "Without feedback",
+    "reviewed": "Reviewed",
+    "not_reviewed": "Not reviewed yet",
+}
+RELEVANCE = {"relevant": "Relevant", "not_relevant": "Not relevant"}
+
+
+@st.cache_resource(show_spinner=False)
+def search_engine(store_dir: str) -> SearchEngine:
+    """The knowledge base and its indexes, loaded once per process and store."""
+    return load_engine(Path(store_dir))
+
+
+def feedback_log() -> FeedbackLog:
+    return _feedback_log(str(default_feedback_path()))
+
+
+@st.cache_resource(show_spinner=False)
+def _feedback_log(path: str) -> FeedbackLog:
+    return FeedbackLog(Path(path))
+
+
+def open_engine() -> tuple[SearchEngine | None, str]:
+    """The engine, or the interface text key saying why there is none."""
+    try:
+        return search_engine(str(default_store_dir())), ""
+    except StoreMissingError:
+        return None, "kb_missing"
+    except ModelMismatchError:
+        return None, "kb_mismatch"
+    except Exception:  # a damaged store: say so plainly and offer the rebuild that fixes it
+        log.exception("could not open the knowledge base")
+        return None, "kb_unreadable"
+
+
+def reported(batches: Iterable, bar, text: str) -> Iterator:
+    """The build's embedding batches, moving `bar` as each one is done."""
+    batches = list(batches)
+    for done, batch in enumerate(batches, start=1):
+        yield batch
+        bar.progress(done / len(batches), text=text)
+
+
+def offer_to_build(lang: str, problem: str) -> None:
+    st.warning(say(lang, problem))
+    if not st.button(say(lang, "kb_build"), type="primary"):
+        return
+    bar = st.progress(0.0, text=say(lang, "kb_building"))
+    try:
+        build_knowledge_base(SOURCES_DIR, default_store_dir(), lambda b: reported(b, bar, say(lang, "kb_building")))
+    except Exception as error:  # the passenger sees what failed instead of a stack trace
+        log.exception("knowledge base build failed")
+        st.error(say(lang, "kb_build_failed", error=error))
+        return
+    search_engine.clear()
+    st.rerun()
+
+
+# -- session state changes, run as widget callbacks before the page is drawn ---------------------------------
+
+
+def take_message() -> None:
+    message = st.session_state.get("chat_message") or ""
+    st.session_state.pending = {"kind": "message", "text": message}
+    st.session_state.lang = st.session_state.lang_choice = interface_language(st.session_state.lang, message)
+
+
+def take_scope(choice: str, label: str) -> None:
+    st.session_state.pending = {"kind": "scope", "choice": choice, "label": label}
+
+
+def take_language() -> None:
+    st.session_state.lang = st.session_state.lang_choice
+
+
+def new_conversation() -> None:
+    st.session_state.conversation = Conversation()
+    st.session_state.pop("pending", None)
+
+
+def save_feedback(shown_id: int) -> None:
+    rating = st.session_state.get(f"helpful-{shown_id}")
+    note = st.session_state.get(f"note-{shown_id}", "")
+    feedback_log().record_feedback(shown_id, None if rating is None else rating == 1, note)
+    st.session_state[f"saved-{shown_id}"] = True
+
+
+# -- the passenger page ---------------------------------------------------------------------------------------
+
+
+def passenger_page() -> None:
+    take_message_from_link()
+    lang = st.session_state.lang
+    st.title(say(lang, "page_title"))
+    engine, problem = open_engine()
+    meta = engine.knowledge_base.meta if engine else {}
+    notice = say(lang, "notice")
+    if dates := consolidation_dates(meta):
+        notice += " " + say(lang, "notice_dates", dates=join_words(lang, dates))
+    st.caption(escape_markdown(notice))
+    show_sidebar(lang, meta)
+    if engine is None:
+        offer_to_build(lang, problem)
+        return
+
+    conversation: Conversation = st.session_state.setdefault("conversation", Conversation())
+    pending = st.session_state.pop("pending", None)
+    if not conversation.exchanges and not pending:
+        st.info(say(lang, "intro"))
+    for index, exchange in enumerate(conversation.exchanges):
+        with st.chat_message("user"):
+            st.text(exchange.message, width="stretch")
+        with st.chat_message("assistant"):
+            is_latest = index == len(conversation.exchanges) - 1
+            show_reply(exchange, index, lang, offer_scope=is_latest and not pending)
+    if pending:
+        shown_as = as_shown(pending["text"]) if pending["kind"] == "message" else pending["label"]
+        with st.chat_message("user"):
+            st.text(shown_as, width="stretch")
+        with st.chat_message("assistant"):
+            with st.spinner(say(lang, "searching")):
+                exchange = run_pending(pending, conversation, engine)
+            show_reply(exchange, len(conversation.exchanges) - 1, lang, offer_scope=True)
+    st.chat_input(say(lang, "chat_placeholder"), key="chat_message", on_submit=take_message)
+
+
+def take_message_from_link() -> None:
+    """`?q=...` asks a question once per session, so a question can be shared as a link."""
+    question = st.query_params.get("q")
+    if question and not st.session_state.get("asked_from_link"):
+        st.session_state.asked_from_link = True
+        st.session_state.pending = {"kind": "message", "text": question}
+        st.session_state.lang = st.session_state.lang_choice = interface_language(st.session_state.lang, question)
+
+
+def run_pending(pending: dict, conversation: Conversation, engine: SearchEngine) -> Exchange:
+    llm_config = LLMConfig.from_env()
+    if pending["kind"] == "scope":
+        return conversation.answer_flight_scope(pending["choice"], pending["label"], engine, feedback_log(), llm_config)
+    return conversation.ask(pending["text"], engine, feedback_log(), llm_config)
+
+
+def show_sidebar(lang: str, meta: dict) -> None:
+    with st.sidebar:
+        if "lang_choice" not in st.session_state:
+            st.session_state.lang_choice = lang
+        st.radio(
+            say(lang, "sidebar_language"),
+            list(LANGUAGES),
+            format_func=LANGUAGES.get,
+            key="lang_choice",
+            on_change=take_language,
+            horizontal=True,
+        )
+        st.button(say(lang, "new_conversation"), on_click=new_conversation, icon=":material/add_comment:")
+        st.subheader(say(lang, "kb_status"))
+        if meta:
+            st.caption(say(lang, "kb_passages", count=meta.get("passages", 0)))
+            for line in instrument_lines(meta, lang):
+                st.caption(escape_markdown(line))
+            st.caption(escape_markdown(say(lang, "kb_built", built_at=meta.get("built_at", "?"))))
+        config = LLMConfig.from_env()
+        if config is None:
+            st.caption(say(lang, "llm_not_configured"))
+        else:
+            where = config.base_url or say(lang, "llm_default_endpoint")
+            st.caption(escape_markdown(say(lang, "llm_configured", model=config.model, where=where)))
+        if licence := meta.get("sources", {}).get("licence"):
+            st.caption(
+                f"{escape_markdown(licence['attribution'])} [{escape_markdown(licence['name'])}](<{licence['url']}>)"
+            )
+
+
+def show_reply(exchange: Exchange, index: int, lang: str, offer_scope: bool) -> None:
+    if exchange.refusal == "too_long":
+        st.warning(say(lang, "too_long", length=exchange.length, limit=MAX_MESSAGE_CHARS))
+    elif exchange.refusal == "neither":
+        st.info(say(lang, "scope_neither_answer"))
+    elif exchange.refusal:
+        st.warning(say(lang, "no_words" if exchange.refusal == "empty" else exchange.refusal))
+    answer = exchange.answer
+    if answer is None:
+        return
+    if answer.outside_coverage:
+        st.info(outside_coverage_message(lang, answer.outside_coverage))
+        return
+    if not answer.understanding.questions:
+        st.warning(say(lang, "no_words"))
+        return
+    st.markdown(f"**{say(lang, 'questions_searched')}**", help=say(lang, "questions_searched_help"))
+    st.caption(f"{say(lang, 'situation')} {escape_markdown(answer.understanding.standalone)}")
+    for question_index, result in enumerate(answer.results):
+        st.markdown(f"**{question_index + 1}\\. {escape_markdown(result.question)}**")
+        if not result.hits:
+            st.info(say(lang, "not_covered"))
+        shown_ids = exchange.shown_ids[question_index] if exchange.shown_ids else ()
+        for rank, hit in enumerate(result.hits):
+            show_passage(hit, shown_ids[rank] if shown_ids else None, lang, expanded=rank == 0)
+    if answer.understanding.note:
+        st.caption(escape_markdown(say(lang, "offline_note", note=answer.understanding.note)))
+    if offer_scope and exchange.asks_flight_scope:
+        st.markdown(f"**{say(lang, 'scope_question')}**")
+        with st.container(horizontal=True):
+            for choice in SCOPE_CHOICES:
+                label = say(lang, f"scope_{choice}")
+                st.button(label, key=f"scope-{index}-{choice}", on_click=take_scope, args=(choice, label))
+
+
+def show_passage(hit: Hit, shown_id: int | None, lang: str, expanded: bool) -> None:
+    passage = hit.passage
+    with st.expander(escape_markdown(passage.title), expanded=expanded):
+        st.caption(f"{say(lang, 'where')} {escape_markdown(passage.where)}")
+        st.text(passage.text, width="stretch")
+        link = say(lang, "official_link" if passage.kind == "law" else "guide_link")
+        language = LANGUAGES.get(passage.lang, passage.lang)
+        st.markdown(f"[{link}](<{passage.url}>) · {say(lang, 'language')} {language}")
+        if shown_id is None:
+            return
+        st.caption(say(lang, "helpful_prompt"))
+        st.feedback("thumbs", key=f"helpful-{shown_id}", on_change=save_feedback, args=(shown_id,))
+        st.text_input(say(lang, "feedback_note"), key=f"note-{shown_id}", on_change=save_feedback, args=(shown_id,))
+        if st.session_state.get(f"saved-{shown_id}"):
+            st.caption(say(lang, "feedback_thanks"))
+
+
+# -- the volunteer review page -------------------------------------------------------------------------------
+
+
+def configured_review_password() -> str | None:
+    try:
+        secrets = dict(st.secrets)
+    except Exception:  # no secrets file, or one that does not parse: the environment alone decides
+        secrets = None
+    return review_password(os.environ, secrets)
+
+
+def review_page() -> None:
+    st.title("Review what passengers were shown")
+    password = configured_review_password()
+    if password is None:
+        st.info(
+            "The review page is closed until a password is configured. Set the environment variable "
+            'PASSENGER_REVIEW_PASSWORD before starting the page, or add `review_password = "..."` to '
+            "`.streamlit/secrets.toml`."
+        )
+        return
+    if not st.session_state.get("reviewer"):
+        with st.form("review-login"):
+            given = st.text_input("Password", type="password")
+            opened = st.form_submit_button("Open")
+        if opened and password_matches(given, password):
+            st.session_state.reviewer = True
+            st.rerun()
+        elif opened:
+            st.error("That password is not the configured one.")
+        return
+
+    feedback = feedback_log()
+    engine, _ = open_engine()
+    st.download_button(
+        "Export judgements (JSON Lines)",
+        data=feedback.export_jsonl(),
+        file_name="feedback-judgements.jsonl",
+        mime="application/jsonl",
+        help="Reviewed turns in the evaluation set's format: id, type, turns, gold [{doc, unit, why}], note.",
+    )
+    chosen = st.selectbox("Show", FEEDBACK_FILTERS, format_func=FILTER_LABELS.get, key="review-filter")
+    turns = feedback.recent_turns(chosen)
+    if not turns:
+        st.info("No turns match.")
+    for turn in turns:
+        show_logged_turn(turn, feedback, engine)
+
+
+def show_logged_turn(turn: LoggedTurn, feedback: FeedbackLog, engine: SearchEngine | None) -> None:
+    with st.container(border=True):
+        reviewed = f" · reviewed {turn.reviewed_at}" if turn.reviewed_at else ""
+        st.caption(f"Turn {turn.id} · {turn.asked_at} · understood by {turn.path}{reviewed}")
+        for earlier in turn.history:
+            st.text(f"Earlier: {earlier}", width="stretch")
+        st.text(turn.message, width="stretch")
+        if turn.outside_coverage:
+            st.caption(f"Outside coverage: {escape_markdown(turn.outside_coverage)}")
+        for question_index, question in enumerate(turn.questions):
+            st.markdown(f"**{question_index + 1}\\. {escape_markdown(question)}**")
+            for shown in (s for s in turn.shown if s.question_index == question_index):
+                show_judged_passage(shown, engine)
+        for missing in turn.missing:
+            left, right = st.columns([5, 1])
+            left.caption(escape_markdown(f"Added: {missing.doc} {missing.unit}: {missing.why}"))
+            right.button(
+                "Remove", key=f"remove-missing-{missing.id}", on_click=feedback.remove_missing_unit, args=(missing.id,)
+            )
+        with st.form(f"missing-{turn.id}", clear_on_submit=True, border=False):
+            unit_text = st.text_input("Add a relevant unit that was not shown (e.g. SOR-2019-150 s19)")
+            why = st.text_input("Why it is relevant (optional)")
+            if st.form_submit_button("Add unit"):
+                add_missing(turn.id, unit_text, why, feedback, engine)
+        with st.form(f"review-{turn.id}", border=False):
+            item_type = st.selectbox("Item type", EVAL_TYPES, index=EVAL_TYPES.index(turn.evaluation_item()["type"]))
+            note = st.text_input("Note for the evaluation set", value=turn.review_note)
+            if st.form_submit_button("Save review"):
+                feedback.save_review(turn.id, item_type, note)
+                st.rerun()
+
+
+def show_judged_passage(shown: ShownPassage, engine: SearchEngine | None) -> None:
+    key = f"relevant-{shown.id}"
+    if key not in st.session_state and shown.relevant is not None:
+        st.session_state[key] = "relevant" if shown.relevant else "not_relevant"
+    passenger = {True: "helpful", False: "not helpful", None: "no feedback"}[shown.helpful]
+    note = f" ({shown.feedback_note})" if shown.feedback_note else ""
+    left, right = st.columns([3, 2])
+    left.markdown(
+        f"[{escape_markdown(f'{shown.doc} {shown.unit}')}](<{shown.url}>) {escape_markdown(shown.title)} · "
+        f"{shown.lang} · score {shown.score:.2f} · passenger: {escape_markdown(passenger + note)}"
+    )
+    right.segmented_control(
+        "Relevance",
+        list(RELEVANCE),
+        format_func=RELEVANCE.get,
+        key=key,
+        on_change=save_judgement,
+        args=(shown.id, key),
+        label_visibility="collapsed",
+    )
+    if engine is not None and (pieces := engine.units.get((shown.doc, shown.unit), {}).get(shown.lang)):
+        with left.expander("Text"):
+            st.text("\n".join(piece.text for piece in pieces), width="stretch")
+
+
+def save_judgement(shown_id: int, key: str) -> None:
+    choice = st.session_state.get(key)
+    feedback_log().judge(shown_id, None if choice is None else choice == "relevant")
+
+
+def add_missing(turn_id: int, unit_text: str, why: str, feedback: FeedbackLog, engine: SearchEngine | None) -> None:
+    unit = parse_unit_id(unit_text)
+    if unit is None:
+        st.error("Write the unit as the document id and the unit id, e.g. SOR-2019-150 s19.")
+    elif engine is not None and unit not in engine.units:
+        st.error(f"The knowledge base has no unit {escape_markdown(' '.join(unit))}.")
+    else:
+        feedback.add_missing_unit(turn_id, *unit, why)
+        st.rerun()
+
+
+def main() -> None:
+    st.set_page_config(page_title="Air passenger rights (Canada)", page_icon=":material/flight:")
+    st.session_state.setdefault("lang", "en")
+    lang = st.session_state.lang
+    pages = [
+        st.Page(passenger_page, title=say(lang, "passenger_nav"), icon=":material/chat:", url_path="ask", default=True),
+        st.Page(review_page, title=say(lang, "review_nav"), icon=":material/rate_review:", url_path="review"),
+    ]
+    st.navigation(pages).run()
+
+
+if __name__ == "__main__":
+    main()
