@@ -29,10 +29,12 @@ from kb.feedback import (
 )
 from kb.interface_text import (
     LANGUAGES,
+    built_at,
     consolidation_dates,
     escape_markdown,
     instrument_lines,
     join_words,
+    language_name,
     outside_coverage_message,
     say,
 )
@@ -141,7 +143,6 @@ def save_feedback(shown_id: int) -> None:
 
 
 def passenger_page() -> None:
-    take_message_from_link()
     lang = st.session_state.lang
     st.title(say(lang, "page_title"))
     engine, problem = open_engine()
@@ -210,7 +211,7 @@ def show_sidebar(lang: str, meta: dict) -> None:
             st.caption(say(lang, "kb_passages", count=meta.get("passages", 0)))
             for line in instrument_lines(meta, lang):
                 st.caption(escape_markdown(line))
-            st.caption(escape_markdown(say(lang, "kb_built", built_at=meta.get("built_at", "?"))))
+            st.caption(escape_markdown(say(lang, "kb_built", built_at=built_at(meta))))
         config = LLMConfig.from_env()
         if config is None:
             st.caption(say(lang, "llm_not_configured"))
@@ -240,10 +241,14 @@ def show_reply(exchange: Exchange, index: int, lang: str, offer_scope: bool) -> 
         st.warning(say(lang, "no_words"))
         return
     st.markdown(f"**{say(lang, 'questions_searched')}**", help=say(lang, "questions_searched_help"))
-    st.caption(f"{say(lang, 'situation')} {escape_markdown(answer.understanding.standalone)}")
+    if answer.understanding.questions != (answer.understanding.standalone,):
+        st.caption(f"{say(lang, 'situation')} {escape_markdown(answer.understanding.standalone)}")
     for question_index, result in enumerate(answer.results):
         st.markdown(f"**{question_index + 1}\\. {escape_markdown(result.question)}**")
-        if not result.hits:
+        above = exchange.shown_above[question_index] if exchange.shown_above else ()
+        if above:
+            st.info(say(lang, "shown_above", titles=escape_markdown(join_words(lang, [f"“{t}”" for t in above]))))
+        elif not result.hits:
             st.info(say(lang, "not_covered"))
         shown_ids = exchange.shown_ids[question_index] if exchange.shown_ids else ()
         for rank, hit in enumerate(result.hits):
@@ -264,14 +269,13 @@ def show_passage(hit: Hit, shown_id: int | None, lang: str, expanded: bool) -> N
         st.caption(f"{say(lang, 'where')} {escape_markdown(passage.where)}")
         st.text(passage.text, width="stretch")
         link = say(lang, "official_link" if passage.kind == "law" else "guide_link")
-        language = LANGUAGES.get(passage.lang, passage.lang)
-        st.markdown(f"[{link}](<{passage.url}>) · {say(lang, 'language')} {language}")
+        st.markdown(f"[{link}](<{passage.url}>) · {say(lang, 'language')} {language_name(lang, passage.lang)}")
         if shown_id is None:
             return
         st.caption(say(lang, "helpful_prompt"))
         st.feedback("thumbs", key=f"helpful-{shown_id}", on_change=save_feedback, args=(shown_id,))
-        st.text_input(say(lang, "feedback_note"), key=f"note-{shown_id}", on_change=save_feedback, args=(shown_id,))
         if st.session_state.get(f"saved-{shown_id}"):
+            st.text_input(say(lang, "feedback_note"), key=f"note-{shown_id}", on_change=save_feedback, args=(shown_id,))
             st.caption(say(lang, "feedback_thanks"))
 
 
@@ -398,8 +402,10 @@ def add_missing(turn_id: int, unit_text: str, why: str, feedback: FeedbackLog, e
 
 
 def main() -> None:
+    st.set_option("client.toolbarMode", "viewer")  # passengers have no use for the developer menu
     st.set_page_config(page_title="Air passenger rights (Canada)", page_icon=":material/flight:")
     st.session_state.setdefault("lang", "en")
+    take_message_from_link()
     lang = st.session_state.lang
     pages = [
         st.Page(passenger_page, title=say(lang, "passenger_nav"), icon=":material/chat:", url_path="ask", default=True),

@@ -59,7 +59,8 @@ class Exchange:
     """One message and what the page showed for it.
 
     `message` is what the passenger typed, or the label of the choice they clicked. `refusal` names the fixed
-    message shown instead of results. `shown_ids` are the feedback log's ids of the passages, per question.
+    message shown instead of results. `shown_ids` are the feedback log's ids of the passages, per question;
+    `shown_above` the titles of passages a question found that an earlier question already shows.
     """
 
     message: str
@@ -68,7 +69,25 @@ class Exchange:
     length: int = 0
     turn_id: int | None = None
     shown_ids: tuple[tuple[int, ...], ...] = ()
+    shown_above: tuple[tuple[str, ...], ...] = ()
     asks_flight_scope: bool = False
+
+
+def passages_shown_above(result: Answer, engine: SearchEngine, lang: str) -> tuple[tuple[str, ...], ...]:
+    """Per question, the titles of what it found that an earlier question already shows.
+
+    The search shows each unit once, so a question whose passages all went to an earlier question comes back
+    empty; the page must then point up to them rather than say the knowledge base does not cover it.
+    """
+    shown_titles: dict[tuple[str, str], str] = {}
+    above = []
+    for question in result.results:
+        found = () if question.hits else engine.search(question.question, lang)
+        above.append(
+            tuple(shown_titles[unit] for hit in found if (unit := (hit.passage.doc, hit.passage.unit)) in shown_titles)
+        )
+        shown_titles.update({(hit.passage.doc, hit.passage.unit): hit.passage.title for hit in question.hits})
+    return tuple(above)
 
 
 @dataclass
@@ -116,6 +135,9 @@ class Conversation:
         exchange = Exchange(
             shown_as,
             answer=result,
+            shown_above=()
+            if result.outside_coverage
+            else passages_shown_above(result, engine, detect_language(turns[-1])),
             asks_flight_scope=bool(result.understanding.questions)
             and not result.outside_coverage
             and not says_where_flight_went(turns),

@@ -11,6 +11,8 @@ import re
 from collections import defaultdict
 
 LANGUAGES = {"en": "English", "fr": "Français"}
+# A language as named in a sentence of the interface: LANGUAGE_NAMES[interface language][language].
+LANGUAGE_NAMES = {"en": {"en": "English", "fr": "French"}, "fr": {"en": "anglais", "fr": "français"}}
 CTA_URL = "https://otc-cta.gc.ca"
 JUSTICE_LAWS_URL = "https://laws-lois.justice.gc.ca"
 
@@ -46,6 +48,7 @@ TEXT: dict[str, dict[str, str]] = {
             f"({CTA_URL}) explains air passengers' rights and handles complaints, and the airline's tariff "
             "(its conditions of carriage, published on its website) sets out its own terms."
         ),
+        "shown_above": "The passages found for this question are shown above: {titles}.",
         "outside_foreign regime": (
             "This looks like a question under another country's rules, such as the European Union's "
             "Regulation 261/2004. The knowledge base holds Canadian law on air travel only, so it cannot show "
@@ -135,6 +138,7 @@ TEXT: dict[str, dict[str, str]] = {
             "compagnie aérienne (ses conditions de transport, publiées sur son site Web) fixe ses propres "
             "conditions."
         ),
+        "shown_above": "Les passages trouvés pour cette question sont affichés plus haut : {titles}.",
         "outside_foreign regime": (
             "Cette question semble porter sur les règles d'un autre pays, comme le règlement 261/2004 de l'Union "
             "européenne. La base de connaissances ne contient que le droit canadien du transport aérien et ne "
@@ -226,6 +230,16 @@ def escape_markdown(text: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text).replace("\n", " ")
 
 
+def language_name(lang: str, code: str) -> str:
+    return LANGUAGE_NAMES.get(lang, LANGUAGE_NAMES["en"]).get(code, code)
+
+
+def built_at(meta: dict) -> str:
+    """When the knowledge base was built, to the minute: "2026-11-22 04:30 UTC"."""
+    stamp = meta.get("built_at", "")
+    return f"{stamp[:10]} {stamp[11:16]} UTC" if len(stamp) >= 16 else stamp or "?"
+
+
 def consolidation_dates(meta: dict) -> list[str]:
     """The snapshot's consolidation dates, oldest first, each once."""
     instruments = meta.get("sources", {}).get("instruments", [])
@@ -247,7 +261,7 @@ def instrument_lines(meta: dict, lang: str) -> list[str]:
     lines = []
     for doc, versions in by_doc.items():
         named = next((v for v in versions if v.get("language") == lang), versions[0])
-        languages = sorted({LANGUAGES.get(v.get("language", ""), v.get("language", "")) for v in versions})
+        languages = [language_name(lang, code) for code in sorted({v.get("language", "") for v in versions})]
         dates = sorted({v["consolidated"] for v in versions if v.get("consolidated")})
         lines.append(
             say(

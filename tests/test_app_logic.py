@@ -6,11 +6,21 @@ import re
 
 import pytest
 
-from kb.chat import MAX_MESSAGE_CHARS, Conversation, as_shown, clean_message, interface_language, refusal_for
+from kb.chat import (
+    MAX_MESSAGE_CHARS,
+    Conversation,
+    as_shown,
+    clean_message,
+    interface_language,
+    passages_shown_above,
+    refusal_for,
+)
 from kb.feedback import FeedbackLog
 from kb.interface_text import TEXT, consolidation_dates, escape_markdown, instrument_lines, outside_coverage_message
 from query_understanding.flight_scope import says_where_flight_went, with_flight_scope
+from query_understanding.understanding import Understanding
 from retrieval.engine import SearchEngine
+from retrieval.results import Answer, QuestionResult
 
 
 @pytest.mark.parametrize(
@@ -125,3 +135,14 @@ def test_refused_messages_are_not_searched_or_logged(engine, tmp_path):
     assert (too_long.refusal, empty.refusal) == ("too_long", "empty")
     assert too_long.length == len(("delay " * 2000).strip())
     assert conversation.turns == [] and log.recent_turns() == []
+
+
+def test_a_question_whose_passages_an_earlier_one_shows_points_up_to_them(engine):
+    question = "How much compensation for a flight delayed 5 hours?"
+    hits = tuple(engine.search(question, "en"))
+    uncovered = "What is the wifi password on the plane?"
+    understanding = Understanding(question, (question, question, uncovered), "offline")
+    result = Answer(
+        understanding, (QuestionResult(question, hits), QuestionResult(question, ()), QuestionResult(uncovered, ()))
+    )
+    assert passages_shown_above(result, engine, "en") == ((), tuple(hit.passage.title for hit in hits), ())
