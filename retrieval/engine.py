@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
-import numpy as np
 from rank_bm25 import BM25Okapi
 
 from kb.embeddings import embed_query
@@ -180,11 +179,3 @@ def reciprocal_rank_fusion(score_maps: list[dict[Unit, float]], constant: int = 
         for rank, unit in enumerate(sorted(scores, key=lambda u: -scores[u])):
             fused[unit] += 1.0 / (constant + rank + 1)
     return sorted(fused.items(), key=lambda kv: -kv[1])
-
-
-def unit_of(passage: Passage) -> Unit:
-    return (passage.doc, passage.unit)
-
-
-def as_array(values: list[float]) -> np.ndarray:
-    return np.asarray(values, dtype=np.float32)
