@@ -347,17 +347,19 @@ def show_logged_turn(turn: LoggedTurn, feedback: FeedbackLog, engine: SearchEngi
             right.button(
                 "Remove", key=f"remove-missing-{missing.id}", on_click=feedback.remove_missing_unit, args=(missing.id,)
             )
-        with st.form(f"missing-{turn.id}", clear_on_submit=True, border=False):
-            unit_text = st.text_input("Add a relevant unit that was not shown (e.g. SOR-2019-150 s19)")
-            why = st.text_input("Why it is relevant (optional)")
-            if st.form_submit_button("Add unit"):
-                add_missing(turn.id, unit_text, why, feedback, engine)
-        with st.form(f"review-{turn.id}", border=False):
-            item_type = st.selectbox("Item type", EVAL_TYPES, index=EVAL_TYPES.index(turn.evaluation_item()["type"]))
-            note = st.text_input("Note for the evaluation set", value=turn.review_note)
-            if st.form_submit_button("Save review"):
-                feedback.save_review(turn.id, item_type, note)
-                st.rerun()
+        with st.expander("Add a missing unit, the item type and a note"):
+            with st.form(f"missing-{turn.id}", clear_on_submit=True, border=False):
+                unit_text = st.text_input("A relevant unit that was not shown (e.g. SOR-2019-150 s19)")
+                why = st.text_input("Why it is relevant (optional)")
+                if st.form_submit_button("Add unit"):
+                    add_missing(turn.id, unit_text, why, feedback, engine)
+            with st.form(f"review-{turn.id}", border=False):
+                chosen_type = turn.review_type or turn.guessed_type
+                item_type = st.selectbox("Item type", EVAL_TYPES, index=EVAL_TYPES.index(chosen_type))
+                note = st.text_input("Note for the evaluation set", value=turn.review_note)
+                if st.form_submit_button("Save review"):
+                    feedback.save_review(turn.id, item_type, note)
+                    st.rerun()
 
 
 def show_judged_passage(shown: ShownPassage, engine: SearchEngine | None) -> None:

@@ -156,11 +156,10 @@ class LoggedTurn:
     shown: tuple[ShownPassage, ...]
     missing: tuple[MissingUnit, ...]
 
-    def item_type(self, gold: list) -> str:
-        """The evaluation item type a volunteer chose, else a guess from the turn and its gold units."""
-        if self.review_type:
-            return self.review_type
-        if not gold:
+    @property
+    def guessed_type(self) -> str:
+        """The evaluation item type the turn's shape suggests, for the volunteer to confirm or change."""
+        if self.outside_coverage:
             return "unanswerable"
         if self.history:
             return "followup"
@@ -177,7 +176,7 @@ class LoggedTurn:
         units = [{"doc": doc, "unit": unit, "why": why} for (doc, unit), why in gold.items()]
         return {
             "id": f"feedback-{self.id}",
-            "type": self.item_type(units),
+            "type": self.review_type or (self.guessed_type if units else "unanswerable"),
             "turns": [*self.history, self.message],
             "gold": units,
             "note": self.review_note,

@@ -129,6 +129,7 @@ def test_a_missing_unit_can_be_removed_and_the_review_type_is_checked(log):
     (missing,) = log.recent_turns()[0].missing
     log.remove_missing_unit(missing.id)
     assert log.recent_turns()[0].missing == ()
+    assert log.recent_turns()[0].guessed_type == "compound"
     with pytest.raises(ValueError):
         log.save_review(turn_id, "invented", "")
 
