@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sqlite3
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -135,8 +136,13 @@ def new_conversation() -> None:
 def save_feedback(shown_id: int) -> None:
     rating = st.session_state.get(f"helpful-{shown_id}")
     note = st.session_state.get(f"note-{shown_id}", "")
-    feedback_log().record_feedback(shown_id, None if rating is None else rating == 1, note)
-    st.session_state[f"saved-{shown_id}"] = True
+    try:
+        feedback_log().record_feedback(shown_id, None if rating is None else rating == 1, note)
+    except (sqlite3.Error, OSError):
+        log.exception("could not save feedback")
+        st.session_state[f"saved-{shown_id}"] = "feedback_failed"
+    else:
+        st.session_state[f"saved-{shown_id}"] = "feedback_thanks"
 
 
 # -- the passenger page ---------------------------------------------------------------------------------------
@@ -274,9 +280,9 @@ def show_passage(hit: Hit, shown_id: int | None, lang: str, expanded: bool) -> N
             return
         st.caption(say(lang, "helpful_prompt"))
         st.feedback("thumbs", key=f"helpful-{shown_id}", on_change=save_feedback, args=(shown_id,))
-        if st.session_state.get(f"saved-{shown_id}"):
+        if saved := st.session_state.get(f"saved-{shown_id}"):
             st.text_input(say(lang, "feedback_note"), key=f"note-{shown_id}", on_change=save_feedback, args=(shown_id,))
-            st.caption(say(lang, "feedback_thanks"))
+            st.caption(say(lang, saved))
 
 
 # -- the volunteer review page -------------------------------------------------------------------------------
@@ -331,7 +337,10 @@ def review_page() -> None:
 def show_logged_turn(turn: LoggedTurn, feedback: FeedbackLog, engine: SearchEngine | None) -> None:
     with st.container(border=True):
         reviewed = f" · reviewed {turn.reviewed_at}" if turn.reviewed_at else ""
-        st.caption(f"Turn {turn.id} · {turn.asked_at} · understood by {turn.path}{reviewed}")
+        understood_by = {"llm": "the language model", "offline": "the built-in rules"}.get(turn.path, turn.path)
+        st.caption(
+            escape_markdown(f"Turn {turn.id} · {turn.asked_at} · questions written by {understood_by}{reviewed}")
+        )
         for earlier in turn.history:
             st.text(f"Earlier: {earlier}", width="stretch")
         st.text(turn.message, width="stretch")

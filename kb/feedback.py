@@ -192,15 +192,20 @@ class FeedbackLog:
 
     def __init__(self, path: Path | None = None):
         self.path = path or default_feedback_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as db:
-            db.executescript(SCHEMA)
+        self._created = False
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
+        """A connection in a transaction; the file and its tables are made on first use, so that a log that
+        cannot be written fails in the operation (which the page reports) rather than when the page opens."""
+        if not self._created:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.path, timeout=10)
         db.row_factory = sqlite3.Row
         try:
+            if not self._created:
+                db.executescript(SCHEMA)
+                self._created = True
             with db:
                 yield db
         finally:

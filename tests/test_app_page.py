@@ -272,3 +272,10 @@ def test_the_review_page_shows_nothing_without_a_configured_password(feedback_db
     review = open_review()
     assert "PASSENGER_REVIEW_PASSWORD" in review.info[0].value
     assert not review.text_input and not review.download_button and not review.text
+
+
+def test_an_unwritable_feedback_log_still_shows_the_passages(feedback_db, tmp_path, monkeypatch):
+    monkeypatch.setenv("PASSENGER_FEEDBACK_DB", str(tmp_path))  # a directory: SQLite cannot open it
+    at = send(open_page(), "My bag was lost on my flight to Halifax")
+    assert at.expander and not at.feedback
+    assert any(result.hits for result in latest_answer(at).results)

@@ -176,7 +176,7 @@ class Browser:
     def screenshot(self, path: Path) -> None:
         """The whole page from its top: the window is made as tall as the tallest scrolling content."""
         height = self.evaluate("Math.max(...[...document.querySelectorAll('*')].map(e => e.scrollHeight))")
-        self.resize(min(max(int(height or 0), 800), 16000))
+        self.resize(min(max(int(height or 0) + 200, 800), 16000))  # room for the chat box fixed at the bottom
         time.sleep(0.5)
         self.evaluate("for (const e of document.querySelectorAll('*')) if (e.scrollTop) e.scrollTop = 0")
         time.sleep(0.5)
@@ -247,9 +247,6 @@ def test_a_volunteer_opens_the_review_page_and_sees_the_logged_turn(page_url, br
     wait_for(lambda: browser.evaluate(f"!!document.querySelector('{CHAT_BOX}')"), 60, "the chat box")
     browser.type_and_send("My bag was lost on my flight to Halifax")
     wait_for(lambda: "Questions searched" in body_text(browser), 60, "the answer")
-    browser.evaluate(
-        'document.querySelector(\'[data-testid="stThumbValue"] button, button[aria-label*="Thumbs up" i]\')?.click()'
-    )
     browser.call("Page.navigate", url=f"{page_url}review")
     wait_for(lambda: browser.evaluate("!!document.querySelector('input[type=password]')"), 60, "the password box")
     browser.evaluate("document.querySelector('input[type=password]').focus()")
