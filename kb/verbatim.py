@@ -40,15 +40,15 @@ def occurs_verbatim(text: str, source_text: str) -> bool:
 def source_text(path: Path) -> str:
     """The full text of a shipped source file: an XML instrument or a saved HTML page."""
     if path.suffix == ".xml":
-        return " ".join(_law_text(ET.parse(path).getroot()))
+        return " ".join(law_text(ET.parse(path).getroot()))
     return BeautifulSoup(path.read_bytes(), "html.parser").get_text(" ")
 
 
-def _law_text(element: ET.Element):
+def law_text(element: ET.Element):
     """Every piece of text of an XML instrument but footnote markers and footnotes, which annotate the law."""
     if element.tag in ("FootnoteRef", "Footnote"):
         return
     yield element.text or ""
     for child in element:
-        yield from _law_text(child)
+        yield from law_text(child)
         yield child.tail or ""
