@@ -56,7 +56,7 @@ def _issues_from_asks(asks: list[Segment], parts: list[Segment]) -> list[_Issue]
     issues: list[_Issue] = []
     for ask in asks:
         keys = _ask_keys(ask.text) or _keys_of_statement_before(ask, parts)
-        target = _same_issue(ask, keys, issues)
+        target = _same_issue(ask, keys, issues) or _aspect_of_previous_ask(ask, keys, issues)
         if target is None:
             target = _Issue(set(), enumerated=ask.enumerated)
             issues.append(target)
@@ -74,6 +74,14 @@ def _same_issue(ask: Segment, keys: set[str], issues: list[_Issue]) -> _Issue | 
     if not keys:
         return issues[-1] if joinable and joinable[-1] is issues[-1] else None
     return next((issue for issue in reversed(joinable) if not issue.keys or keys & issue.keys), None)
+
+
+def _aspect_of_previous_ask(ask: Segment, keys: set[str], issues: list[_Issue]) -> _Issue | None:
+    """ "What do I do about the suitcase, is there a time limit?": a deadline or complaint clause in the same
+    sentence as an earlier ask is an aspect of that ask's issue, not an issue of its own."""
+    if issues and issues[-1].asks and keys <= GENERIC_FAMILIES and issues[-1].asks[-1].sentence == ask.sentence:
+        return issues[-1]
+    return None
 
 
 def _keys_of_statement_before(ask: Segment, parts: list[Segment]) -> set[str]:
