@@ -73,21 +73,10 @@ class Exchange:
     asks_flight_scope: bool = False
 
 
-def passages_shown_above(result: Answer, engine: SearchEngine, lang: str) -> tuple[tuple[str, ...], ...]:
-    """Per question, the titles of what it found that an earlier question already shows.
-
-    The search shows each unit once, so a question whose passages all went to an earlier question comes back
-    empty; the page must then point up to them rather than say the knowledge base does not cover it.
-    """
-    shown_titles: dict[tuple[str, str], str] = {}
-    above = []
-    for question in result.results:
-        found = () if question.hits else engine.search(question.question, lang)
-        above.append(
-            tuple(shown_titles[unit] for hit in found if (unit := (hit.passage.doc, hit.passage.unit)) in shown_titles)
-        )
-        shown_titles.update({(hit.passage.doc, hit.passage.unit): hit.passage.title for hit in question.hits})
-    return tuple(above)
+def passages_shown_above(result: Answer) -> tuple[tuple[str, ...], ...]:
+    """Per question, the titles of what it found that an earlier question already shows, so that the page
+    points up to them rather than saying the knowledge base does not cover the question."""
+    return tuple(tuple(hit.passage.title for hit in question.shown_above) for question in result.results)
 
 
 @dataclass
@@ -135,9 +124,7 @@ class Conversation:
         exchange = Exchange(
             shown_as,
             answer=result,
-            shown_above=()
-            if result.outside_coverage
-            else passages_shown_above(result, engine, detect_language(turns[-1])),
+            shown_above=passages_shown_above(result),
             asks_flight_scope=bool(result.understanding.questions)
             and not result.outside_coverage
             and not says_where_flight_went(turns),

@@ -14,12 +14,16 @@ import re
 from retrieval.terms import fold
 
 AIR_TRAVEL = re.compile(
-    r"\b(passengers?|delay(ed|s)?|cancel(led|ed|lation)?|bumped|overbooked|oversold|compensation|refund(ed)?|"
-    r"claims?|appr|retard|annul\w*|indemni\w*|air canada|westjet|porter|flair|sunwing|transat|swoop|lynx|jazz|"
-    r"flights?|fl(y|ew|ying|own)|plane|aircraft|airplane|air ?lines?|airport|carrier|boarding|board(ed)?|"
+    r"\b(flights?|fl(y|ew|ying|own)|plane|aircraft|airplane|air ?lines?|airport|carrier|boarding|board(ed)?|"
     r"tarmac|runway|gate|pilot|crew|layover|connecting|connection|cabin|seats?|bags?|baggage|luggage|suitcase|"
-    r"carry-on|carousel|stroller|cta|vols?|avion|aerien(ne)?s?|aeroport|transporteur|embarquement|valises?|"
-    r"bagages?|[a-z]{3} ?(->|→|to) ?[a-z]{3})\b"
+    r"carry-on|carousel|stroller|cta|bumped|overbooked|oversold|appr|vols?|avion|aerien(ne)?s?|aeroport|"
+    r"transporteur|embarquement|valises?|bagages?|air canada|westjet|porter|flair|sunwing|transat|swoop|lynx|"
+    r"jazz|[a-z]{3} ?(->|→|to) ?[a-z]{3})\b"
+)
+# words of a disruption that any kind of travel or booking shares: neither for nor against air travel
+DISRUPTION = re.compile(
+    r"\b(passengers?|delay(ed|s)?|late|cancel(led|ed|lation)?|compensation|refund(ed)?|claims?|retard|"
+    r"annul\w*|indemni\w*)\b"
 )
 OTHER_SERVICE = re.compile(
     r"\b(trains?|rail|railway|via rail|amtrak|bus(es)?|coach|ferry|ferries|cruise|ship|hotels?|booking\.com|"
@@ -41,6 +45,6 @@ def outside_coverage(dialogue: str) -> str | None:
     other = len(OTHER_SERVICE.findall(text))
     if other > air and not DISABILITY.search(text):
         return "another kind of service"
-    if not air:
+    if not air and not DISRUPTION.search(text):
         return "not about air travel"
     return None

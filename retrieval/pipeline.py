@@ -64,11 +64,13 @@ def answer(
     shown: set[tuple[str, str]] = set()
     results = []
     for question in understanding.questions:
-        hits = []
+        hits, above = [], []
         for hit in engine.search(question, lang, k=limit + len(shown)):
             unit = (hit.passage.doc, hit.passage.unit)
-            if unit not in shown and len(hits) < limit:
+            if unit in shown:
+                above.append(hit)
+            elif len(hits) < limit:
                 hits.append(hit)
-                shown.add(unit)
-        results.append(QuestionResult(question, tuple(hits)))
+        shown.update((hit.passage.doc, hit.passage.unit) for hit in hits)
+        results.append(QuestionResult(question, tuple(hits), tuple(above[:limit])))
     return Answer(understanding, tuple(results))

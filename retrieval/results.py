@@ -16,10 +16,15 @@ class Hit:
 
 @dataclass(frozen=True)
 class QuestionResult:
-    """One sub-question and its passages; no hits means the knowledge base does not cover it."""
+    """One sub-question and its passages.
+
+    `shown_above` holds what the question found that an earlier question already shows (each unit is shown
+    once); no hits and nothing shown above means the knowledge base does not cover the question.
+    """
 
     question: str
     hits: tuple[Hit, ...]
+    shown_above: tuple[Hit, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -143,6 +143,7 @@ def test_a_question_whose_passages_an_earlier_one_shows_points_up_to_them(engine
     uncovered = "What is the wifi password on the plane?"
     understanding = Understanding(question, (question, question, uncovered), "offline")
     result = Answer(
-        understanding, (QuestionResult(question, hits), QuestionResult(question, ()), QuestionResult(uncovered, ()))
+        understanding,
+        (QuestionResult(question, hits), QuestionResult(question, (), hits), QuestionResult(uncovered, ())),
     )
-    assert passages_shown_above(result, engine, "en") == ((), tuple(hit.passage.title for hit in hits), ())
+    assert passages_shown_above(result) == ((), tuple(hit.passage.title for hit in hits), ())

@@ -100,3 +100,15 @@ def test_several_questions_share_about_k_passages():
     assert per_question_k(5, 1) == 5
     assert per_question_k(5, 2) == 3
     assert per_question_k(5, 3) == 2
+
+
+def test_a_unit_is_shown_once_and_later_questions_point_to_it(engine):
+    result = answer(
+        ["My Air Canada flight was delayed 5 hours by a crew shortage and my suitcase came back cracked. "
+         "How much compensation for the delay? What about the suitcase? And what compensation for the delay again?"],
+        engine,
+    )  # fmt: skip
+    shown = [(p.doc, p.unit) for p in result.ranked_passages()]
+    assert len(shown) == len(set(shown))
+    for question in result.results:
+        assert {(h.passage.doc, h.passage.unit) for h in question.shown_above} <= set(shown)
