@@ -13,6 +13,7 @@ COMMANDS = {
     "hallucination": ("eval.hallucination", "generative RAG baseline vs the product, audited for hallucination"),
     "detector": ("eval.detector_eval", "precision and recall of the hallucination detector on planted errors"),
     "ingest": ("eval.ingest_benchmark", "build time, unchanged re-run time, passages per language, store size"),
+    "tune": ("eval.tune", "fusion weights and threshold chosen by k-fold cross-validation, held-out figures"),
     "reliability": ("eval.reliability", "fault, load and hostile-input scenarios: trials and failures"),
 }
 

@@ -29,10 +29,10 @@ def main(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="kb-benchmark-") as scratch:
         store = Path(scratch) / "store"
         started = time.perf_counter()
-        full, passages = build_knowledge_base(args.sources, store)
+        full, passages, _ = build_knowledge_base(args.sources, store)
         full_seconds = time.perf_counter() - started
         started = time.perf_counter()
-        again, _ = build_knowledge_base(args.sources, store)
+        again, _, _ = build_knowledge_base(args.sources, store)
         rerun_seconds = time.perf_counter() - started
         # the maintainer's view: a whole `python -m ingest` process, imports and model loading included
         started = time.perf_counter()

@@ -3,8 +3,8 @@
 Systems (all turns joined into one query unless said otherwise):
   bm25         sparse only, over passages enriched with title and heading path
   dense        Chroma (bge-small-en) only
-  hybrid       reciprocal-rank fusion of the two, no subject index, no prior, no threshold
-  full         what the page runs: query understanding (--qu), subject index, prior, fusion, threshold
+  hybrid       reciprocal-rank fusion of the two, no question bank, no threshold
+  full         what the page runs: query understanding (--qu), passages and question bank fused, threshold
   full-joined  the full search on all turns joined, without query understanding
   full-last    the full search on the last turn only, without query understanding
 """
@@ -48,23 +48,32 @@ def load_gold(path: Path) -> list[GoldItem]:
     return items
 
 
+def reciprocal_rank_fusion(score_maps: list[dict], constant: int = 60) -> list[tuple[tuple[str, str], float]]:
+    fused: dict = defaultdict(float)
+    for scores in score_maps:
+        for rank, unit in enumerate(sorted(scores, key=lambda u: (-scores[u], u))):
+            fused[unit] += 1.0 / (constant + rank + 1)
+    return sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+BASELINES = {
+    "bm25": lambda evidence: sorted(evidence.passage_sparse.items(), key=lambda kv: (-kv[1], kv[0])),
+    "dense": lambda evidence: sorted(evidence.passage_dense.items(), key=lambda kv: (-kv[1], kv[0])),
+    "hybrid": lambda evidence: reciprocal_rank_fusion([evidence.passage_sparse, evidence.passage_dense]),
+}
+
+
 def system_runner(
     name: str, engine: SearchEngine, k: int, llm_config: LLMConfig | None
 ) -> Callable[[list[str]], Units]:
     """turns -> ranked units shown, for one system."""
+    if name in BASELINES:
 
-    def single(method: str, pick: Callable[[list[str]], str]) -> Callable[[list[str]], Units]:
-        def run(turns: list[str]) -> Units:
-            text = pick(turns)
-            return [(h.passage.doc, h.passage.unit) for h in engine.search(text, detect_language(text), k, method)]
+        def baseline(turns: list[str]) -> Units:
+            text = "\n".join(turns)
+            return [unit for unit, _ in BASELINES[name](engine.evidence(text, detect_language(text)))][:k]
 
-        return run
-
-    def joined(turns: list[str]) -> str:
-        return "\n".join(turns)
-
-    if name in ("bm25", "dense", "hybrid"):
-        return single(name, joined)
+        return baseline
     modes = {"full": "understand", "full-joined": "joined", "full-last": "last"}
     if name in modes:
 

@@ -74,12 +74,12 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
 
     def progress(batches):
-        return tqdm(batches, desc="Embedding passages", unit="batch", disable=args.quiet, file=sys.stderr)
+        return tqdm(batches, desc="Embedding", unit="batch", disable=args.quiet, file=sys.stderr)
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            report, passages = build_knowledge_base(args.sources, store_dir, progress)
+            report, passages, bank = build_knowledge_base(args.sources, store_dir, progress)
         except SourceError as error:
             print(f"Cannot build the knowledge base: {error}", file=sys.stderr)
             return 2
@@ -94,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         f"  instruments: {len(instruments)} ({', '.join(sorted(f'{d} [{lang}]' for d, lang in instruments))})\n"
         f"  guide pages: {len(pages)}\n"
         f"  passages: {len(passages)} ({', '.join(f'{lang}: {n}' for lang, n in sorted(languages.items()))})\n"
+        f"  question bank: {len(bank)} entries for {len({(e.doc, e.unit) for e in bank})} units\n"
         f"  embedded: {report.embedded}, reused: {report.reused}\n"
         f"  time: {time.monotonic() - started:.1f} s"
     )

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ingest.laws import load_law_passages
+from kb.bank import BANK_DIR, BankEntry, load_bank
 from kb.passage import Passage
 from kb.store import BuildReport, IndexedPassage, build
 from retrieval.enrich import index_text
@@ -35,9 +37,21 @@ def describe_sources(sources_dir: Path) -> dict:
     return description
 
 
+def load_question_bank(passages: list[Passage], bank_dir: Path = BANK_DIR) -> list[BankEntry]:
+    """The bank entries for units the knowledge base has; every refused line is a warning naming it."""
+    entries, problems = load_bank({(p.doc, p.unit) for p in passages}, bank_dir)
+    for problem in problems:
+        warnings.warn(f"question bank entry left out: {problem}", stacklevel=2)
+    return entries
+
+
 def build_knowledge_base(
-    sources_dir: Path, store_dir: Path | None = None, progress: Callable[[Iterable], Iterable] = lambda x: x
-) -> tuple[BuildReport, list[Passage]]:
+    sources_dir: Path,
+    store_dir: Path | None = None,
+    progress: Callable[[Iterable], Iterable] = lambda x: x,
+    bank_dir: Path = BANK_DIR,
+) -> tuple[BuildReport, list[Passage], list[BankEntry]]:
     passages = load_passages(sources_dir)
+    bank = load_question_bank(passages, bank_dir)
     indexed = [IndexedPassage(p, index_text(p)) for p in passages]
-    return build(indexed, describe_sources(sources_dir), store_dir, progress), passages
+    return build(indexed, describe_sources(sources_dir), store_dir, progress, bank), passages, bank

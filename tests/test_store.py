@@ -47,7 +47,7 @@ def test_dev_gold_units_are_in_the_store(knowledge_base):
 
 
 def test_rebuild_with_unchanged_sources_writes_nothing(store_dir):
-    report, _ = build_knowledge_base(SOURCES_DIR, store_dir)
+    report, _, _ = build_knowledge_base(SOURCES_DIR, store_dir)
     assert report.unchanged and report.embedded == 0
 
 

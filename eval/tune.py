@@ -1,0 +1,153 @@
+"""`python -m eval tune`: choose the fusion weights and threshold by k-fold cross-validation, report held-out figures.
+
+For each fold, every weight setting of a small grid is scored on the other folds and the best is measured on
+the held-out fold; the figures printed are the held-out folds' figures pooled, so they estimate how the
+method of choosing weights does on questions it was not chosen on. The setting best on all items is printed
+last: it is what `retrieval.engine.Weights` should hold (its figures are in-sample and labelled so).
+
+An item scores (recall@k + AP@k) / 2 when it has gold units, and 1 when it has none and nothing is shown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import random
+import statistics
+from collections import defaultdict
+from pathlib import Path
+
+from eval.metrics import average_precision_at_k, dedupe_units, recall_at_k
+from eval.retrieval_eval import GoldItem, load_gold
+from retrieval.engine import Evidence, SearchEngine, Weights
+from retrieval.pipeline import answer, load_engine
+
+GRID = {
+    "passage_dense": (0.5, 1.0),
+    "passage_sparse": (0.0, 0.15, 0.3),
+    "bank_dense": (1.0, 2.0, 4.0),
+    "bank_sparse": (0.0, 0.15, 0.3, 0.6),
+    "min_similarity": (0.0, 0.62, 0.65, 0.68),
+    "relative_cut": (0.0, 0.3, 0.5, 0.7),
+}
+
+
+class CachedEvidenceEngine(SearchEngine):
+    """The product's engine with each question's evidence computed once, so that many weights can be tried."""
+
+    def __init__(self, engine: SearchEngine):
+        self.__dict__.update(engine.__dict__)
+        self._evidence: dict[tuple[str, str], Evidence] = {}
+
+    def evidence(self, question: str, lang: str) -> Evidence:
+        key = (question, lang)
+        if key not in self._evidence:
+            self._evidence[key] = super().evidence(question, lang)
+        return self._evidence[key]
+
+
+def shown_units(engine: SearchEngine, item: GoldItem, k: int) -> list[tuple[str, str]]:
+    result = answer(item.turns, engine, k=k)
+    return dedupe_units([(p.doc, p.unit) for p in result.ranked_passages()])[:k]
+
+
+def item_scores(engine: SearchEngine, items: list[GoldItem], k: int) -> dict[str, dict]:
+    scores = {}
+    for item in items:
+        shown = shown_units(engine, item, k)
+        if item.gold:
+            recall, ap = recall_at_k(shown, item.gold, k), average_precision_at_k(shown, item.gold, k)
+            scores[item.id] = {"utility": (recall + ap) / 2, "recall": recall, "ap": ap}
+        else:
+            scores[item.id] = {"utility": float(not shown), "abstained": float(not shown)}
+    return scores
+
+
+def settings() -> list[Weights]:
+    names = list(GRID)
+    return [Weights(**dict(zip(names, values, strict=True))) for values in itertools.product(*GRID.values())]
+
+
+def folds_of(items: list[GoldItem], folds: int, seed: int) -> list[list[GoldItem]]:
+    shuffled = items[:]
+    random.Random(seed).shuffle(shuffled)
+    return [shuffled[i::folds] for i in range(folds)]
+
+
+def summary(items: list[GoldItem], scores: dict[str, dict]) -> dict:
+    answerable = [i for i in items if i.gold]
+    unanswerable = [i for i in items if not i.gold]
+    row: dict = {"n": len(items)}
+    if answerable:
+        row["recall@5"] = statistics.fmean(scores[i.id]["recall"] for i in answerable)
+        row["map@5"] = statistics.fmean(scores[i.id]["ap"] for i in answerable)
+    if unanswerable:
+        row["abstention"] = statistics.fmean(scores[i.id]["abstained"] for i in unanswerable)
+    return row
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--gold", type=Path, nargs="+", required=True, help="JSON Lines gold files, pooled")
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=0, help="how items are dealt into folds")
+    parser.add_argument("--k", type=int, default=5)
+    parser.add_argument("--store", type=Path, help="knowledge base to search (default: the app's)")
+
+
+def print_rows(title: str, items: list[GoldItem], scores: dict[str, dict]) -> None:
+    by_type = defaultdict(list)
+    for item in items:
+        by_type[item.type].append(item)
+    print(f"{title:<16} {'n':>3} {'recall@5':>9} {'map@5':>7} {'abstention':>11}")
+    for name, group in [("all", items), *sorted(by_type.items())]:
+        row = summary(group, scores)
+        cells = [f"{row[key]:>{width}.3f}" if key in row else " " * width for key, width in SUMMARY_COLUMNS]
+        print(f"{name:<16} {row['n']:>3} {' '.join(cells)}")
+    print()
+
+
+SUMMARY_COLUMNS = (("recall@5", 9), ("map@5", 7), ("abstention", 11))
+
+
+def main(args: argparse.Namespace) -> int:
+    sources = {path: load_gold(path) for path in args.gold}
+    items = [item for group in sources.values() for item in group]
+    engine = CachedEvidenceEngine(load_engine(args.store))
+    grid = settings()
+    per_setting: dict[Weights, dict[str, dict]] = {}
+    for weights in grid:
+        engine.weights = weights
+        per_setting[weights] = item_scores(engine, items, args.k)
+
+    def best_on(train: list[GoldItem]) -> Weights:
+        """Best mean utility; among equals, the stricter refusal (fewer weak passages shown)."""
+        return max(
+            grid,
+            key=lambda w: (
+                round(statistics.fmean(per_setting[w][i.id]["utility"] for i in train), 9),
+                w.min_similarity,
+                w.relative_cut,
+            ),
+        )
+
+    held_out: dict[str, dict] = {}
+    chosen = []
+    for fold in folds_of(items, args.folds, args.seed):
+        weights = best_on([i for i in items if i not in fold])
+        chosen.append(weights)
+        held_out.update({i.id: per_setting[weights][i.id] for i in fold})
+    print(f"{len(items)} items, {args.folds}-fold cross-validation over {len(grid)} settings\n")
+    for path, group in sources.items():
+        print_rows(f"held out: {path.name}", group, held_out)
+    print("weights chosen per fold:")
+    for weights in chosen:
+        print(f"  {weights}")
+    final = best_on(items)
+    print(f"\nbest on all items: {final}")
+    for path, group in sources.items():
+        print_rows(f"in-sample: {path.name}", group, per_setting[final])
+    if Weights() in per_setting and Weights() != final:
+        print(f"the product's current weights, {Weights()}:")
+        for path, group in sources.items():
+            print_rows(f"in-sample: {path.name}", group, per_setting[Weights()])
+    return 0

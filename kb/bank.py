@@ -1,0 +1,107 @@
+"""The question bank: for each unit of law, how passengers talk about what it governs.
+
+Each entry is a question or a short situation, written from the unit's own text (never from an item that
+measures retrieval), or a volunteer-reviewed passenger question accepted from the review page. Entries are
+matched against a passenger's question and point to their unit; they are never shown to a passenger as law.
+
+The bank is reviewable data: `kb/bank/*.jsonl`, one record a line, `{"doc", "unit", "lang", "text"}`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+BANK_DIR = Path(__file__).resolve().parent / "bank"
+VOLUNTEER_FILE = "volunteers.jsonl"
+LANGUAGES = ("en", "fr")
+MAX_ENTRY_CHARS = 700
+
+
+@dataclass(frozen=True)
+class BankEntry:
+    doc: str
+    unit: str
+    lang: str
+    text: str
+
+    @property
+    def id(self) -> str:
+        return "bank|" + hashlib.sha256(f"{self.doc}|{self.unit}|{self.lang}|{self.text}".encode()).hexdigest()[:24]
+
+    def to_record(self) -> dict:
+        return {"doc": self.doc, "unit": self.unit, "lang": self.lang, "text": self.text}
+
+
+@dataclass(frozen=True)
+class BankProblem:
+    """A line that was left out, and why: shown to the maintainer who runs ingest."""
+
+    file: str
+    line: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.reason}"
+
+
+def parse_entry(record: object, known_units: set[tuple[str, str]]) -> tuple[BankEntry | None, str]:
+    """An entry, or None and the reason it is refused."""
+    if not isinstance(record, dict):
+        return None, "not a JSON object"
+    missing = [key for key in ("doc", "unit", "lang", "text") if not isinstance(record.get(key), str)]
+    if missing:
+        return None, f"missing or non-text field(s): {', '.join(missing)}"
+    text = " ".join(record["text"].split())
+    if not text:
+        return None, "empty text"
+    if len(text) > MAX_ENTRY_CHARS:
+        return None, f"text longer than {MAX_ENTRY_CHARS} characters"
+    if record["lang"] not in LANGUAGES:
+        return None, f"language {record['lang']!r} is not one of {', '.join(LANGUAGES)}"
+    if (record["doc"], record["unit"]) not in known_units:
+        return None, f"unknown unit {record['doc']} {record['unit']}: no such unit in the knowledge base"
+    return BankEntry(record["doc"], record["unit"], record["lang"], text), ""
+
+
+def load_bank(
+    known_units: set[tuple[str, str]], bank_dir: Path = BANK_DIR
+) -> tuple[list[BankEntry], list[BankProblem]]:
+    """Every valid entry of every bank file, in file and line order, without duplicates; refused lines named.
+
+    Entries for an instrument the knowledge base does not hold are left out silently (a build from part of
+    the snapshot); an entry naming a unit its instrument does not have is refused.
+    """
+    known_docs = {doc for doc, _ in known_units}
+    entries: list[BankEntry] = []
+    problems: list[BankProblem] = []
+    seen: set[str] = set()
+    for path in sorted(bank_dir.glob("*.jsonl")):
+        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as error:
+                problems.append(BankProblem(path.name, number, f"not valid JSON ({error.msg})"))
+                continue
+            if isinstance(record, dict) and record.get("doc") not in known_docs:
+                continue  # an instrument this snapshot does not hold: nothing wrong with the line
+            entry, reason = parse_entry(record, known_units)
+            if entry is None:
+                problems.append(BankProblem(path.name, number, reason))
+            elif entry.id not in seen:
+                seen.add(entry.id)
+                entries.append(entry)
+    return entries, problems
+
+
+def append_entry(entry: BankEntry, bank_dir: Path = BANK_DIR) -> Path:
+    """Add a reviewed entry to the volunteers' file; the next ingest indexes it."""
+    bank_dir.mkdir(parents=True, exist_ok=True)
+    path = bank_dir / VOLUNTEER_FILE
+    with path.open("a", encoding="utf-8") as out:
+        out.write(json.dumps(entry.to_record(), ensure_ascii=False) + "\n")
+    return path

@@ -1,0 +1,94 @@
+"""The question bank: loading, refusing bad lines by name, and incremental re-embedding."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from ingest.build import build_knowledge_base
+from kb.bank import BankEntry, append_entry, load_bank
+from kb.store import SOURCES_DIR, KnowledgeBase
+
+KNOWN = {("SOR-2019-110", "s1"), ("SOR-2019-110", "s2")}
+
+
+def write_lines(path: Path, lines: list[str]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def entry(unit: str, text: str, lang: str = "en", doc: str = "SOR-2019-110") -> str:
+    return json.dumps({"doc": doc, "unit": unit, "lang": lang, "text": text})
+
+
+def test_valid_entries_load_and_bad_lines_are_named_with_their_line(tmp_path):
+    write_lines(
+        tmp_path / "bank" / "tarmac.jsonl",
+        [
+            entry("s1", "How long can they keep us on the plane after landing?"),
+            "{not json",
+            entry("s9", "An entry for a unit this knowledge base does not have"),
+            json.dumps({"doc": "SOR-2019-110", "unit": "s1", "lang": "en"}),
+            entry("s1", "Combien de temps peuvent-ils nous garder dans l'avion?", lang="fr"),
+            entry("s1", "How long can they keep us on the plane after landing?"),
+            entry("s2", "Un texte en allemand", lang="de"),
+        ],
+    )
+    entries, problems = load_bank(KNOWN, tmp_path / "bank")
+    assert [(e.unit, e.lang) for e in entries] == [("s1", "en"), ("s1", "fr")]
+    assert [(p.file, p.line) for p in problems] == [("tarmac.jsonl", 2), ("tarmac.jsonl", 3), ("tarmac.jsonl", 4),
+                                                    ("tarmac.jsonl", 7)]  # fmt: skip
+    assert "not valid JSON" in problems[0].reason
+    assert "unknown unit SOR-2019-110 s9" in problems[1].reason
+    assert "text" in problems[2].reason
+    assert "'de'" in problems[3].reason
+
+
+def small_sources(tmp_path: Path) -> Path:
+    sources = tmp_path / "sources"
+    shutil.copytree(SOURCES_DIR, sources, ignore=shutil.ignore_patterns("*.xml"))
+    manifest = json.loads((sources / "manifest.json").read_text(encoding="utf-8"))
+    manifest["instruments"] = [i for i in manifest["instruments"] if i["file"].endswith("SOR-2019-110.xml")]
+    (sources / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    for instrument in manifest["instruments"]:
+        target = sources / instrument["file"]
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(SOURCES_DIR / instrument["file"], target)
+    return sources
+
+
+def test_only_changed_bank_entries_are_embedded_again(tmp_path):
+    sources, store, bank = small_sources(tmp_path), tmp_path / "store", tmp_path / "bank"
+    write_lines(bank / "tarmac.jsonl", [entry("s1", "Can they keep us on the tarmac for hours?"),
+                                        entry("s2", "Which rule wins, the direction or the regulations?")])  # fmt: skip
+    first, passages, _ = build_knowledge_base(sources, store, bank_dir=bank)
+    assert first.embedded == len(passages) + 2
+
+    again, _, _ = build_knowledge_base(sources, store, bank_dir=bank)
+    assert again.unchanged
+
+    write_lines(bank / "tarmac.jsonl", [entry("s1", "Can they keep us on the tarmac for hours?"),
+                                        entry("s2", "Does the tarmac direction override the APPR?")])  # fmt: skip
+    changed, _, _ = build_knowledge_base(sources, store, bank_dir=bank)
+    assert not changed.unchanged and changed.embedded == 1
+    knowledge_base = KnowledgeBase.open(store)
+    assert [e.text for e in knowledge_base.bank] == [
+        "Can they keep us on the tarmac for hours?",
+        "Does the tarmac direction override the APPR?",
+    ]
+    assert knowledge_base.bank_collection.count() == 2
+
+
+def test_an_accepted_entry_goes_to_the_volunteers_file(tmp_path):
+    path = append_entry(BankEntry("SOR-2019-110", "s1", "en", "stuck on the plane at the gate"), tmp_path)
+    entries, problems = load_bank(KNOWN, tmp_path)
+    assert path.name == "volunteers.jsonl" and not problems
+    assert entries == [BankEntry("SOR-2019-110", "s1", "en", "stuck on the plane at the gate")]
+
+
+def test_every_shipped_bank_entry_names_a_unit_of_the_knowledge_base(knowledge_base):
+    entries, problems = load_bank({(p.doc, p.unit) for p in knowledge_base.passages})
+    assert not problems
+    assert len(knowledge_base.bank) == len(entries) > 1000
