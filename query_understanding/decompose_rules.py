@@ -77,7 +77,7 @@ def _same_issue(ask: Segment, keys: set[str], issues: list[_Issue]) -> _Issue | 
 
 
 def _aspect_of_previous_ask(ask: Segment, keys: set[str], issues: list[_Issue]) -> _Issue | None:
-    """ "What do I do about the suitcase, is there a time limit?": a deadline or complaint clause in the same
+    """ "Who pays for the broken stroller, and by when must I claim?": a deadline or complaint clause in the same
     sentence as an earlier ask is an aspect of that ask's issue, not an issue of its own."""
     if issues and issues[-1].asks and keys <= GENERIC_FAMILIES and issues[-1].asks[-1].sentence == ask.sentence:
         return issues[-1]

@@ -42,7 +42,7 @@ class Segment:
 
 
 def strip_lead_in(text: str) -> str:
-    """Drop a leading "and", "also", "so"...: "and if it never shows up" becomes "If it never shows up"."""
+    """Drop a leading "and", "also", "so"...: "and if the refund never comes" becomes "If the refund never comes"."""
     stripped = _LEAD_IN.sub("", text).strip()
     return stripped[:1].upper() + stripped[1:] if stripped else text
 
