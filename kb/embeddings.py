@@ -56,8 +56,9 @@ def _session() -> onnxruntime.InferenceSession:
 
 @cache
 def _tokenizer(max_tokens: int) -> Tokenizer:
-    """One tokenizer per truncation length, set up once and never changed afterwards: changing a tokenizer
-    while another thread encodes with it fails ("Already borrowed"), and the page's sessions run on threads."""
+    """One tokenizer per truncation length, set up once and never changed afterwards: with one shared tokenizer
+    whose length each call set, a search running beside a build (both on threads of the page's process) could
+    encode its text at the other's length."""
     tokenizer = Tokenizer.from_file(str(model_dir() / "tokenizer.json"))
     tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
     tokenizer.enable_truncation(max_tokens)
