@@ -40,7 +40,7 @@ from kb.interface_text import (
     say,
 )
 from kb.store import SOURCES_DIR, ModelMismatchError, StoreMissingError, default_store_dir
-from query_understanding.llm import LLMConfig
+from query_understanding.llm import configured_llm
 from retrieval.engine import SearchEngine
 from retrieval.pipeline import load_engine
 from retrieval.results import Hit
@@ -193,7 +193,7 @@ def take_message_from_link() -> None:
 
 
 def run_pending(pending: dict, conversation: Conversation, engine: SearchEngine) -> Exchange:
-    llm_config = LLMConfig.from_env()
+    llm_config, _ = configured_llm()
     if pending["kind"] == "scope":
         return conversation.answer_flight_scope(pending["choice"], pending["label"], engine, feedback_log(), llm_config)
     return conversation.ask(pending["text"], engine, feedback_log(), llm_config)
@@ -218,11 +218,13 @@ def show_sidebar(lang: str, meta: dict) -> None:
             for line in instrument_lines(meta, lang):
                 st.caption(escape_markdown(line))
             st.caption(escape_markdown(say(lang, "kb_built", built_at=built_at(meta))))
-        config = LLMConfig.from_env()
-        if config is None:
+        config, problem = configured_llm()
+        if problem:
+            st.warning(escape_markdown(say(lang, "llm_settings_bad", problem=problem)))
+        elif config is None:
             st.caption(say(lang, "llm_not_configured"))
         else:
-            where = config.base_url or say(lang, "llm_default_endpoint")
+            where = config.where if config.base_url else say(lang, "llm_default_endpoint")
             st.caption(escape_markdown(say(lang, "llm_configured", model=config.model, where=where)))
         if licence := meta.get("sources", {}).get("licence"):
             st.caption(
