@@ -103,8 +103,7 @@ TEXT: dict[str, dict[str, str]] = {
         ),
         "log_failed": "Maintainers: the log of questions could not be written; see the server's log.",
         "unsupported_language": (
-            "This looks like a question about air travel in a language the assistant does not read. It works in "
-            "English and French: please ask again in one of them."
+            "The assistant reads questions in English and French only. Please ask again in one of these languages."
         ),
         "kb_missing": "The knowledge base has not been built yet, so nothing can be searched.",
         "kb_mismatch": (
@@ -211,8 +210,8 @@ TEXT: dict[str, dict[str, str]] = {
         ),
         "log_failed": "Responsables : le journal des questions n'a pas pu être écrit; voir le journal du serveur.",
         "unsupported_language": (
-            "Cette question semble porter sur un voyage en avion, dans une langue que l'assistant ne lit pas. Il "
-            "fonctionne en anglais et en français : veuillez la poser de nouveau dans l'une de ces langues."
+            "L'assistant lit les questions en anglais et en français seulement. Veuillez poser la vôtre de nouveau "
+            "dans l'une de ces langues."
         ),
         "kb_missing": "La base de connaissances n'a pas encore été construite; aucune recherche n'est possible.",
         "kb_mismatch": (
