@@ -66,20 +66,23 @@ def _number(env: Mapping[str, str], name: str, default: float, low: float, high:
 
 
 def _base_url(env: Mapping[str, str]) -> str | None:
+    """The address, checked; a message about it never repeats it, since it may hold a password."""
     raw = env.get("OPENAI_BASE_URL", "").strip()
     if not raw:
         return None
-    problem = "OPENAI_BASE_URL must be an http:// or https:// address such as http://127.0.0.1:11434/v1"
+    problem = "OPENAI_BASE_URL must be an address such as http://127.0.0.1:11434/v1"
     if any(ch.isspace() or ord(ch) < 32 for ch in raw):
-        raise LLMSettingsError(f"{problem}; it contains spaces or control characters.")
+        raise LLMSettingsError(f"{problem}; this one contains spaces or control characters.")
     try:
         parts = urlsplit(raw)
         parts.port  # noqa: B018 - reading it checks it: a port that is not a number raises
         httpx.URL(raw)
     except (ValueError, httpx.InvalidURL):
-        raise LLMSettingsError(f"{problem}; {display_url(raw)!r} cannot be read as one.") from None
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise LLMSettingsError(f"{problem}, not {display_url(raw)!r}.")
+        raise LLMSettingsError(f"{problem}; this one cannot be read as an address.") from None
+    if parts.scheme not in ("http", "https"):
+        raise LLMSettingsError(f"{problem}; this one does not start with http:// or https://.")
+    if not parts.hostname:
+        raise LLMSettingsError(f"{problem}; this one names no host.")
     return raw
 
 
