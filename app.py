@@ -180,6 +180,8 @@ def passenger_page() -> None:
             with st.spinner(say(lang, "searching")):
                 exchange = run_pending(pending, conversation, engine)
             show_reply(exchange, len(conversation.exchanges) - 1, lang, offer_scope=True)
+    if feedback_log().write_failure:  # after this message's write, so the line is there as soon as one fails
+        st.sidebar.caption(say(lang, "log_failed"))
     st.chat_input(say(lang, "chat_placeholder"), key="chat_message", on_submit=take_message)
 
 
@@ -226,8 +228,6 @@ def show_sidebar(lang: str, meta: dict) -> None:
         else:
             where = config.where if config.base_url else say(lang, "llm_default_endpoint")
             st.caption(escape_markdown(say(lang, "llm_configured", model=config.model, where=where)))
-        if feedback_log().write_failure:
-            st.caption(say(lang, "log_failed"))
         if licence := meta.get("sources", {}).get("licence"):
             st.caption(
                 f"{escape_markdown(licence['attribution'])} [{escape_markdown(licence['name'])}](<{licence['url']}>)"
