@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import os
-import sqlite3
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -20,12 +19,13 @@ from kb.chat import MAX_MESSAGE_CHARS, Conversation, Exchange, as_shown, interfa
 from kb.feedback import (
     EVAL_TYPES,
     FEEDBACK_FILTERS,
+    MAX_NOTE_CHARS,
     FeedbackLog,
+    FeedbackLogError,
     LoggedTurn,
     ShownPassage,
     default_feedback_path,
     parse_unit_id,
-    password_matches,
     review_password,
 )
 from kb.interface_text import (
@@ -40,7 +40,7 @@ from kb.interface_text import (
     say,
 )
 from kb.store import SOURCES_DIR, ModelMismatchError, StoreMissingError, default_store_dir
-from query_understanding.llm import LLMConfig
+from query_understanding.llm import configured_llm
 from retrieval.engine import SearchEngine
 from retrieval.pipeline import load_engine
 from retrieval.results import Hit
@@ -138,8 +138,7 @@ def save_feedback(shown_id: int) -> None:
     note = st.session_state.get(f"note-{shown_id}", "")
     try:
         feedback_log().record_feedback(shown_id, None if rating is None else rating == 1, note)
-    except (sqlite3.Error, OSError):
-        log.exception("could not save feedback")
+    except FeedbackLogError:  # logged as a warning by the log itself, and shown to maintainers in the sidebar
         st.session_state[f"saved-{shown_id}"] = "feedback_failed"
     else:
         st.session_state[f"saved-{shown_id}"] = "feedback_thanks"
@@ -157,6 +156,7 @@ def passenger_page() -> None:
     if dates := consolidation_dates(meta):
         notice += " " + say(lang, "notice_dates", dates=join_words(lang, dates))
     st.caption(escape_markdown(notice))
+    st.caption(escape_markdown(say(lang, "privacy_notice", days=feedback_log().retention)))
     show_sidebar(lang, meta)
     if engine is None:
         offer_to_build(lang, problem)
@@ -180,6 +180,8 @@ def passenger_page() -> None:
             with st.spinner(say(lang, "searching")):
                 exchange = run_pending(pending, conversation, engine)
             show_reply(exchange, len(conversation.exchanges) - 1, lang, offer_scope=True)
+    if feedback_log().write_failure:  # after this message's write, so the line is there as soon as one fails
+        st.sidebar.caption(say(lang, "log_failed"))
     st.chat_input(say(lang, "chat_placeholder"), key="chat_message", on_submit=take_message)
 
 
@@ -193,7 +195,7 @@ def take_message_from_link() -> None:
 
 
 def run_pending(pending: dict, conversation: Conversation, engine: SearchEngine) -> Exchange:
-    llm_config = LLMConfig.from_env()
+    llm_config, _ = configured_llm()
     if pending["kind"] == "scope":
         return conversation.answer_flight_scope(pending["choice"], pending["label"], engine, feedback_log(), llm_config)
     return conversation.ask(pending["text"], engine, feedback_log(), llm_config)
@@ -218,11 +220,13 @@ def show_sidebar(lang: str, meta: dict) -> None:
             for line in instrument_lines(meta, lang):
                 st.caption(escape_markdown(line))
             st.caption(escape_markdown(say(lang, "kb_built", built_at=built_at(meta))))
-        config = LLMConfig.from_env()
-        if config is None:
+        config, problem = configured_llm()
+        if problem:
+            st.warning(escape_markdown(say(lang, "llm_settings_bad", problem=problem)))
+        elif config is None:
             st.caption(say(lang, "llm_not_configured"))
         else:
-            where = config.base_url or say(lang, "llm_default_endpoint")
+            where = config.where if config.base_url else say(lang, "llm_default_endpoint")
             st.caption(escape_markdown(say(lang, "llm_configured", model=config.model, where=where)))
         if licence := meta.get("sources", {}).get("licence"):
             st.caption(
@@ -281,7 +285,13 @@ def show_passage(hit: Hit, shown_id: int | None, lang: str, expanded: bool) -> N
         st.caption(say(lang, "helpful_prompt"))
         st.feedback("thumbs", key=f"helpful-{shown_id}", on_change=save_feedback, args=(shown_id,))
         if saved := st.session_state.get(f"saved-{shown_id}"):
-            st.text_input(say(lang, "feedback_note"), key=f"note-{shown_id}", on_change=save_feedback, args=(shown_id,))
+            st.text_input(
+                say(lang, "feedback_note"),
+                key=f"note-{shown_id}",
+                max_chars=MAX_NOTE_CHARS,
+                on_change=save_feedback,
+                args=(shown_id,),
+            )
             st.caption(say(lang, saved))
 
 
@@ -306,25 +316,53 @@ def review_page() -> None:
             "`.streamlit/secrets.toml`."
         )
         return
-    if not st.session_state.get("reviewer"):
-        with st.form("review-login"):
-            given = st.text_input("Password", type="password")
-            opened = st.form_submit_button("Open")
-        if opened and password_matches(given, password):
-            st.session_state.reviewer = True
-            st.rerun()
-        elif opened:
-            st.error("That password is not the configured one.")
-        return
-
     feedback = feedback_log()
+    if not st.session_state.get("reviewer"):
+        log_in(feedback, password)
+        return
+    if problem := st.session_state.pop("review_error", None):
+        st.error(f"That change was not saved. {escape_markdown(problem)}")
+    if feedback.write_failure:
+        st.warning(f"Passengers' questions could not be logged lately. {escape_markdown(feedback.write_failure)}")
+    try:
+        show_review(feedback)
+    except FeedbackLogError as error:  # a broken or unreadable log file: say what and where, never a traceback
+        log.warning("review page: %s", error)
+        st.error(
+            f"{escape_markdown(str(error))} Check that the file is a SQLite database this server can read and "
+            "write, or point PASSENGER_FEEDBACK_DB at another file."
+        )
+
+
+def log_in(feedback: FeedbackLog, password: str) -> None:
+    with st.form("review-login"):
+        given = st.text_input("Password", type="password")
+        opened = st.form_submit_button("Open")
+    if not opened:
+        return
+    try:
+        attempt = feedback.try_review_password(given, password)
+    except FeedbackLogError as error:  # the lockout lives in the log; without it the page stays closed
+        st.error(f"The review page cannot check passwords now. {escape_markdown(str(error))}")
+        return
+    if attempt.opened:
+        st.session_state.reviewer = True
+        st.rerun()
+    elif attempt.locked_for:
+        st.error(f"Too many wrong passwords. The review page is locked; try again in {attempt.locked_for:.0f} s.")
+    else:
+        st.error("That password is not the configured one.")
+
+
+def show_review(feedback: FeedbackLog) -> None:
     engine, _ = open_engine()
     st.download_button(
         "Export judgements (JSON Lines)",
         data=feedback.export_jsonl(),
         file_name="feedback-judgements.jsonl",
         mime="application/jsonl",
-        help="Reviewed turns in the evaluation set's format: id, type, turns, gold [{doc, unit, why}], note.",
+        help="Reviewed turns in the evaluation set's format: id, type, turns, gold [{doc, unit, why}], note. "
+        "Names, e-mail addresses, phone numbers and booking references are redacted.",
     )
     chosen = st.selectbox("Show", FEEDBACK_FILTERS, format_func=FILTER_LABELS.get, key="review-filter")
     turns = feedback.recent_turns(chosen)
@@ -354,18 +392,21 @@ def show_logged_turn(turn: LoggedTurn, feedback: FeedbackLog, engine: SearchEngi
             left, right = st.columns([5, 1])
             left.caption(escape_markdown(f"Added: {missing.doc} {missing.unit}: {missing.why}"))
             right.button(
-                "Remove", key=f"remove-missing-{missing.id}", on_click=feedback.remove_missing_unit, args=(missing.id,)
+                "Remove",
+                key=f"remove-missing-{missing.id}",
+                on_click=review_action,
+                args=(feedback.remove_missing_unit, missing.id),
             )
         with st.expander("Add a missing unit, the item type and a note"):
             with st.form(f"missing-{turn.id}", clear_on_submit=True, border=False):
                 unit_text = st.text_input("A relevant unit that was not shown (e.g. SOR-2019-150 s19)")
-                why = st.text_input("Why it is relevant (optional)")
+                why = st.text_input("Why it is relevant (optional)", max_chars=MAX_NOTE_CHARS)
                 if st.form_submit_button("Add unit"):
                     add_missing(turn.id, unit_text, why, feedback, engine)
             with st.form(f"review-{turn.id}", border=False):
                 chosen_type = turn.review_type or turn.guessed_type
                 item_type = st.selectbox("Item type", EVAL_TYPES, index=EVAL_TYPES.index(chosen_type))
-                note = st.text_input("Note for the evaluation set", value=turn.review_note)
+                note = st.text_input("Note for the evaluation set", value=turn.review_note, max_chars=MAX_NOTE_CHARS)
                 if st.form_submit_button("Save review"):
                     feedback.save_review(turn.id, item_type, note)
                     st.rerun()
@@ -387,13 +428,22 @@ def show_judged_passage(shown: ShownPassage, engine: SearchEngine | None) -> Non
         list(RELEVANCE),
         format_func=RELEVANCE.get,
         key=key,
-        on_change=save_judgement,
-        args=(shown.id, key),
+        on_change=review_action,
+        args=(save_judgement, shown.id, key),
         label_visibility="collapsed",
     )
     if engine is not None and (pieces := engine.units.get((shown.doc, shown.unit), {}).get(shown.lang)):
         with left.expander("Text"):
             st.text("\n".join(piece.text for piece in pieces), width="stretch")
+
+
+def review_action(action, *args) -> None:
+    """A volunteer's change made in a widget callback; a fault of the log is shown on the page, not raised."""
+    try:
+        action(*args)
+    except FeedbackLogError as error:
+        log.warning("review page: %s", error)
+        st.session_state.review_error = str(error)
 
 
 def save_judgement(shown_id: int, key: str) -> None:

@@ -2,6 +2,274 @@
 
 from __future__ import annotations
 
-from eval.reliability import Scenario
+import json
+import os
+import random
+import tempfile
+import threading
+import time
+from contextlib import contextmanager
+from functools import cache, partial
+from pathlib import Path
 
-SCENARIOS: list[Scenario] = []
+from eval.reliability import Scenario
+from kb.chat import Conversation
+from kb.feedback import FeedbackLog
+from query_understanding import CircuitBreaker, understand
+from query_understanding.llm import configured_llm
+from query_understanding.llm_path import SKIPPED_NOTE
+from retrieval.engine import SearchEngine
+from retrieval.language import detect_language
+from tests.openai_stub import FAULTS, FaultyEndpoint
+
+# Fifty passengers' questions of every kind (short, long, French, off-topic, typos), written for this check.
+QUESTIONS = (
+    "My flight was delayed 4 hours, what compensation am I owed?",
+    "Air Canada cancelled my flight for crew shortage, do they have to rebook me?",
+    "I was bumped from an oversold flight to Calgary",
+    "They lost my suitcase and it has been 25 days",
+    "my bag came back with a broken wheel, who pays?",
+    "Can I bring my service dog in the cabin?",
+    "I use a wheelchair, will the airline help me board?",
+    "The plane sat on the tarmac for 3 hours with no water",
+    "Do they have to give me a meal voucher during a long delay?",
+    "How long does the airline have to pay my compensation claim?",
+    "Can the carrier make me check my violin?",
+    "I missed my connection because the first flight was late",
+    "Is weather a reason the airline does not have to pay?",
+    "What must the airline tell me when my flight is delayed?",
+    "They separated me from my 5 year old child on the plane",
+    "Can I get a refund instead of a new flight?",
+    "My flight was moved 2 days earlier, what are my rights?",
+    "Who do I complain to if the airline ignores my claim?",
+    "Mechanical problem delayed us overnight, do they pay the hotel?",
+    "How much for a delay of 9 hours on a large carrier?",
+    "What is the limit of liability for lost baggage?",
+    "My stroller was damaged at the gate",
+    "I was denied boarding even though I checked in on time",
+    "Do I need to file a claim within a deadline for damaged luggage?",
+    "The airline says safety reasons, can I still get money?",
+    "Mon vol a été annulé, ai-je droit à un remboursement?",
+    "Ma valise est arrivée endommagée, que faire?",
+    "Le vol a eu 6 heures de retard à cause de l'équipage",
+    "On m'a refusé l'embarquement sur un vol surréservé",
+    "Quelles sont les obligations du transporteur pendant un retard sur l'aire de trafic?",
+    "J'ai besoin d'un fauteuil roulant, le transporteur doit-il m'aider?",
+    "Mes bagages sont perdus depuis trois semaines",
+    "Combien d'indemnité pour un retard de 4 heures?",
+    "Puis-je apporter mon instrument de musique en cabine?",
+    "Le transporteur doit-il me fournir de la nourriture pendant le retard?",
+    "a recipe for banana bread with walnuts",
+    "the train to Montreal was late by two hours",
+    "flght delayed 5 hrs wat do i get",
+    "bag",
+    "???",
+    "compensation",
+    "EU261 compensation for my flight from Paris",
+    "My hotel booking was cancelled",
+    "airline lost my bag and my flight was also cancelled and I had to sleep at the airport, "
+    "what do they owe me for the bag, the hotel and the delay?",
+    "Can a small carrier pay less compensation than a large one?",
+    "Are infants allowed to sit on my lap?",
+    "Do I get compensation if my flight is delayed because of a strike?",
+    "What does the carrier have to do if my seat is downgraded?",
+    "How do I know if my carrier is large or small?",
+    "They overbooked the flight and asked for volunteers",
+)
+THREADS = 8
+
+
+def results_of(engine: SearchEngine, question: str) -> list[tuple[str, str, str, float]]:
+    """What a search shows, in a form two runs can be compared by: unit, language and exact score of each passage."""
+    hits = engine.search(question, detect_language(question))
+    return [(hit.passage.doc, hit.passage.unit, hit.passage.lang, hit.score) for hit in hits]
+
+
+def search_concurrently(engine: SearchEngine, questions=QUESTIONS, threads: int = THREADS, seed: int = 0) -> list[str]:
+    """Each thread searches every question, in its own order, all at once over one engine, as the page's
+    sessions do; returns how each search differed from the same question searched alone (empty when none)."""
+    alone = {question: results_of(engine, question) for question in questions}
+    problems: list[str] = []
+    start = threading.Barrier(threads)
+
+    def session(number: int) -> None:
+        order = list(questions)
+        random.Random(seed * 1000 + number).shuffle(order)
+        start.wait()
+        for question in order:
+            try:
+                found = results_of(engine, question)
+            except Exception as error:  # noqa: BLE001 - every failure is counted, not only the first
+                problems.append(f"thread {number}: {question!r} raised {type(error).__name__}: {error}")
+                continue
+            if found != alone[question]:
+                problems.append(f"thread {number}: {question!r} gave {found} instead of {alone[question]}")
+
+    workers = [threading.Thread(target=session, args=(number,)) for number in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return problems
+
+
+@cache
+def _engine() -> SearchEngine:
+    from retrieval.pipeline import load_engine
+
+    return load_engine()
+
+
+def concurrent_search(trial: int) -> None:
+    problems = search_concurrently(_engine(), seed=trial)
+    assert not problems, f"{len(problems)} of {THREADS * len(QUESTIONS)} searches differed; first: {problems[0]}"
+
+
+# -- the language-model endpoint ------------------------------------------------------------------------------
+
+DEADLINE = 3.0  # PASSENGER_LLM_TIMEOUT for these scenarios
+FIRST_MESSAGE_LIMIT = DEADLINE + 2.0
+LATER_MESSAGE_LIMIT = 1.0
+LATER_MESSAGES = 5
+DRIP_SECONDS = 5.0  # the dripping endpoint sends one byte this often, as a hostile server did
+
+
+def faulty_endpoint(fault: str, trial: int) -> None:
+    """The first message falls back within the deadline + 2 s, the next ones within 1 s, all with a note, and
+    the endpoint receives nothing while it is skipped."""
+    message = f"Air Canada cancelled my flight {trial} hours before departure, what am I owed?"
+    breaker = CircuitBreaker()
+    with FaultyEndpoint(fault, drip_seconds=DRIP_SECONDS) as endpoint:
+        config = endpoint.config(timeout=DEADLINE, retries=1)
+        timings, results = [], []
+        for _ in range(1 + LATER_MESSAGES):
+            started = time.monotonic()
+            results.append(understand([message], config=config, cache=None, breaker=breaker))
+            timings.append(time.monotonic() - started)
+        asked = endpoint.requests
+    assert timings[0] <= FIRST_MESSAGE_LIMIT, f"first message took {timings[0]:.1f} s"
+    assert max(timings[1:]) <= LATER_MESSAGE_LIMIT, f"a later message took {max(timings[1:]):.1f} s"
+    assert all(result.path == "offline" and result.note and result.questions for result in results)
+    assert all(result.note == SKIPPED_NOTE for result in results[1:]), results[1].note
+    assert asked <= 1 + config.max_retries, f"{asked} requests reached the endpoint"
+
+
+BAD_SETTINGS = (
+    ("PASSENGER_LLM_TIMEOUT", "fifteen"),
+    ("PASSENGER_LLM_TIMEOUT", "-1"),
+    ("PASSENGER_LLM_TIMEOUT", "inf"),
+    ("PASSENGER_LLM_RETRIES", "lots"),
+    ("PASSENGER_LLM_RETRIES", "-2"),
+    ("PASSENGER_LLM_COOLDOWN", "-5"),
+    ("OPENAI_BASE_URL", "127.0.0.1:11434/v1"),
+    ("OPENAI_BASE_URL", "http://user:pa ss@/v1"),
+    ("OPENAI_BASE_URL", "gopher://127.0.0.1/v1"),
+)
+
+
+@contextmanager
+def environment(**values: str):
+    saved = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def bad_setting(variable: str, value: str, trial: int) -> None:
+    """The setting is named in the message, and messages are still understood, by the built-in rules."""
+    with environment(OPENAI_API_KEY="sk-test", **{variable: value}):
+        config, problem = configured_llm()
+        result = understand(["My bag was lost on a flight to Halifax, who pays?"], cache=None)
+    assert config is None and variable in problem, problem
+    assert result.path == "offline" and result.questions
+    assert "pa ss" not in problem
+
+
+# -- the review page and the log --------------------------------------------------------------------------------
+
+
+def review_script() -> None:
+    import app
+
+    app.review_page()
+
+
+def review_lockout(trial: int) -> None:
+    """Wrong passwords lock the review page, and the right password from a new session is refused while locked."""
+    from streamlit.testing.v1 import AppTest
+
+    with tempfile.TemporaryDirectory() as directory:
+        database = str(Path(directory) / "feedback.sqlite3")
+        with environment(PASSENGER_FEEDBACK_DB=database, PASSENGER_REVIEW_PASSWORD="the-right-one"):
+            for attempt in range(5):
+                page = AppTest.from_function(review_script, default_timeout=60).run()
+                page.text_input[0].set_value(f"guess-{attempt}")
+                page.button[0].click().run()
+                assert not page.exception and "reviewer" not in page.session_state
+            fresh = AppTest.from_function(review_script, default_timeout=60).run()
+            fresh.text_input[0].set_value("the-right-one")
+            fresh.button[0].click().run()
+            errors = " ".join(error.value for error in fresh.error)
+    assert "reviewer" not in fresh.session_state, "the right password opened a locked page"
+    assert "locked" in errors, errors
+
+
+PLANTED = (
+    "Hello, my name is Gabrielle Fortin. Booking reference ZK4P9Q, phone 416-555-0187, e-mail "
+    "gabrielle.fortin@example.net. WestJet cancelled my flight from Calgary to Halifax; what am I owed?"
+)
+PLANTED_IDENTITY = ("Gabrielle", "Fortin", "ZK4P9Q", "416-555-0187", "555-0187", "gabrielle.fortin", "example.net")
+
+
+def redacted_export(trial: int) -> None:
+    """A passenger's planted name, e-mail, phone and booking reference reach neither the file nor the export."""
+    with tempfile.TemporaryDirectory() as directory:
+        log = FeedbackLog(Path(directory) / "feedback.sqlite3")
+        exchange = Conversation().ask(PLANTED, _engine(), log, None)
+        assert exchange.turn_id is not None and exchange.shown_ids and exchange.shown_ids[0]
+        log.judge(exchange.shown_ids[0][0], True)
+        export = log.export_jsonl()
+        stored = (Path(directory) / "feedback.sqlite3").read_bytes().decode("utf-8", "replace")
+    (item,) = [json.loads(line) for line in export.splitlines()]
+    assert "WestJet cancelled my flight" in item["turns"][-1]
+    leaked = [part for part in PLANTED_IDENTITY if part in export or part in stored]
+    assert not leaked, f"{leaked} left in the export or the file"
+
+
+OTHER_LANGUAGES = (
+    "Mi vuelo fue cancelado y perdieron mi maleta, ¿qué me deben?",
+    "Meu voo atrasou 8 horas, tenho direito a indenização?",
+    "Mein Flug wurde annulliert, was steht mir zu?",
+    "我的航班被取消了，我能得到什么赔偿？",
+)
+
+
+def hostile_input(trial: int) -> None:
+    """Terminal escapes never reach the question; other languages are told which languages work."""
+    conversation = Conversation()
+    with tempfile.TemporaryDirectory() as directory:
+        log = FeedbackLog(Path(directory) / "feedback.sqlite3")
+        exchange = conversation.ask("\x1b[31mMy flight\x1b[0m was delayed 6 hours\x1b]0;x\x07", _engine(), log, None)
+        for message in OTHER_LANGUAGES:
+            assert conversation.ask(message, _engine(), log, None).refusal == "unsupported_language", message
+    shown = [exchange.message, *exchange.answer.understanding.questions]
+    assert not any("[31m" in text or "\x1b" in text or "[0m" in text for text in shown), shown
+
+
+SCENARIOS: list[Scenario] = [
+    Scenario("search: 8 threads x 50 questions = alone", 2, concurrent_search),
+    *(Scenario(f"llm endpoint: {fault}", 1, partial(faulty_endpoint, fault)) for fault in FAULTS),
+    *(
+        Scenario(f"llm settings: {variable}={value}", 1, partial(bad_setting, variable, value))
+        for variable, value in BAD_SETTINGS
+    ),
+    Scenario("review page: lockout after wrong passwords", 1, review_lockout),
+    Scenario("log: planted identity redacted in the export", 2, redacted_export),
+    Scenario("input: terminal escapes, other languages", 1, hostile_input),
+]

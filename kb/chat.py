@@ -7,14 +7,15 @@ passenger has answered that question) and the exchanges as the page shows them.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
-import sqlite3
 from dataclasses import dataclass, field
 from typing import Literal
 
-from kb.feedback import FeedbackLog
+from kb.feedback import FeedbackLog, FeedbackLogError
 from query_understanding.flight_scope import ScopeChoice, says_where_flight_went, with_flight_scope
+from query_understanding.languages import in_unsupported_language
 from query_understanding.llm import LLMConfig
 from retrieval.engine import SearchEngine
 from retrieval.language import detect_language
@@ -22,16 +23,22 @@ from retrieval.pipeline import answer
 from retrieval.results import Answer
 
 MAX_MESSAGE_CHARS = 4000
-# Control characters other than tab and newline: never meaningful in a message, sometimes pasted by accident.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# Terminal escape sequences (colours "ESC[31m", titles "ESC]0;...BEL"), removed whole so no "[31m" is left.
+_TERMINAL_ESCAPE = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]|\x9b[0-?]*[ -/]*[@-~]"
+)
+# Control characters other than tab and newline, and the invisible ones that reorder or hide text (bidi
+# overrides, zero-width spaces): never meaningful in a message, sometimes pasted by accident or to deceive.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 
-Refusal = Literal["", "empty", "too_long", "neither", "search_failed"]
+Refusal = Literal["", "empty", "too_long", "unsupported_language", "neither", "search_failed"]
 log = logging.getLogger(__name__)
 
 
 def clean_message(message: str) -> str:
-    """The message without control characters (but for tabs and line breaks), as it is searched and shown."""
-    return _CONTROL.sub("", message).strip()
+    """The message without terminal escapes and control characters (but for tabs and line breaks), as it is
+    searched and shown."""
+    return _CONTROL.sub("", _TERMINAL_ESCAPE.sub("", message)).strip()
 
 
 def as_shown(message: str) -> str:
@@ -41,11 +48,14 @@ def as_shown(message: str) -> str:
 
 
 def refusal_for(message: str) -> Refusal:
-    """Why a cleaned message is not searched at all: nothing in it, or longer than the page searches."""
+    """Why a cleaned message is not searched at all: nothing in it, longer than the page searches, or written
+    in a language the knowledge base and the rules do not read."""
     if not message.strip():
         return "empty"
     if len(message) > MAX_MESSAGE_CHARS:
         return "too_long"
+    if in_unsupported_language(message):
+        return "unsupported_language"
     return ""
 
 
@@ -129,10 +139,8 @@ class Conversation:
             and not result.outside_coverage
             and not says_where_flight_went(turns),
         )
-        try:
+        with contextlib.suppress(FeedbackLogError):  # the passenger still sees the passages; kb.feedback logs why
             exchange.turn_id, exchange.shown_ids = feedback_log.log_turn(turns, result)
-        except (sqlite3.Error, OSError):  # the passenger still sees the passages when the log cannot be written
-            log.exception("could not log the turn")
         return self._add(exchange)
 
     def _add(self, exchange: Exchange) -> Exchange:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import threading
 from functools import cache
 from pathlib import Path
 
@@ -38,25 +39,40 @@ def model_dir() -> Path:
     return Path(spec.origin).parent / "models" / "data" / "bge_small_en"
 
 
+_loading = threading.Lock()
+
+
 @cache
-def _session_and_tokenizer() -> tuple[onnxruntime.InferenceSession, Tokenizer]:
-    directory = model_dir()
-    model = directory / "model.onnx"
+def _session() -> onnxruntime.InferenceSession:
+    """The model, loaded once; onnxruntime allows concurrent `run` calls on one session."""
+    model = model_dir() / "model.onnx"
     digest = hashlib.sha256(model.read_bytes()).hexdigest()
     if digest != MODEL_SHA256:
         raise ModelMissingError(f"{model} is not the expected bge-small-en file (sha256 {digest[:12]}…).")
     options = onnxruntime.SessionOptions()
     options.log_severity_level = 3
-    session = onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
-    tokenizer = Tokenizer.from_file(str(directory / "tokenizer.json"))
+    return onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+
+
+@cache
+def _tokenizer(max_tokens: int) -> Tokenizer:
+    """One tokenizer per truncation length, set up once and never changed afterwards: with one shared tokenizer
+    whose length each call set, a search running beside a build (both on threads of the page's process) could
+    encode its text at the other's length."""
+    tokenizer = Tokenizer.from_file(str(model_dir() / "tokenizer.json"))
     tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
-    return session, tokenizer
+    tokenizer.enable_truncation(max_tokens)
+    return tokenizer
+
+
+def _session_and_tokenizer(max_tokens: int) -> tuple[onnxruntime.InferenceSession, Tokenizer]:
+    with _loading:  # the first searches of several sessions load the model once, not once each
+        return _session(), _tokenizer(max_tokens)
 
 
 def embed(texts: list[str], max_tokens: int = MAX_TOKENS) -> np.ndarray:
     """Unit-length CLS embeddings, one row per text; texts are batched by length to waste little padding."""
-    session, tokenizer = _session_and_tokenizer()
-    tokenizer.enable_truncation(max_tokens)
+    session, tokenizer = _session_and_tokenizer(max_tokens)
     vectors = np.zeros((len(texts), 384), dtype=np.float32)
     order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
     for start in range(0, len(order), BATCH_SIZE):

@@ -1,28 +1,42 @@
 """The local log of what passengers asked and were shown, their feedback, and volunteers' judgements.
 
-One SQLite file (PASSENGER_FEEDBACK_DB, else kb/feedback.sqlite3, git-ignored). Each operation opens its own
-connection, so the page's sessions, which run in separate threads, never share one. Volunteers' judgements
-export as JSON Lines in the evaluation set's format (id, type, turns, gold, note), so reviewed turns can grow
-the evaluation set.
+One SQLite file (PASSENGER_FEEDBACK_DB, else kb/feedback.sqlite3, git-ignored), readable by its owner only.
+Each operation opens its own connection, so the page's sessions, which run in separate threads, never share
+one. What passengers and volunteers write is redacted (kb.redact) before it is stored, and again when it is
+read back for the review page or the export; turns older than PASSENGER_RETENTION_DAYS are deleted.
+Volunteers' judgements export as JSON Lines in the evaluation set's format (id, type, turns, gold, note), so
+reviewed turns can grow the evaluation set. Wrong review passwords lock the page for a growing time, kept in
+the same file so that a new session cannot reset it.
 """
 
 from __future__ import annotations
 
 import hmac
 import json
+import logging
 import os
 import re
 import sqlite3
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Literal
 
+from kb.redact import redact, redact_turns
 from kb.store import PROJECT_ROOT
 from retrieval.results import Answer
 
+log = logging.getLogger(__name__)
+
+DEFAULT_RETENTION_DAYS = 90
+MAX_RETENTION_DAYS = 3650
+MAX_NOTE_CHARS = 500  # a passenger's or volunteer's note: a sentence or two, not a document
+FREE_LOGIN_ATTEMPTS = 3  # typing mistakes cost nothing; after these, each wrong password locks the page
+FIRST_LOCKOUT_SECONDS = 10
+MAX_LOCKOUT_SECONDS = 3600
 EVAL_TYPES = ("simple", "rule", "compound", "followup", "vague", "distracting", "unanswerable", "french")
 FeedbackFilter = Literal["all", "any_feedback", "helpful", "not_helpful", "no_feedback", "reviewed", "not_reviewed"]
 FEEDBACK_FILTERS: tuple[FeedbackFilter, ...] = (
@@ -86,13 +100,40 @@ CREATE TABLE IF NOT EXISTS missing_units (
     UNIQUE (turn_id, doc, unit)
 );
 CREATE INDEX IF NOT EXISTS shown_by_turn ON shown(turn_id);
+CREATE INDEX IF NOT EXISTS turns_by_time ON turns(asked_at);
+CREATE TABLE IF NOT EXISTS review_login (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    failures INTEGER NOT NULL,
+    locked_until REAL NOT NULL
+);
 """
+
+
+class FeedbackLogError(RuntimeError):
+    """The log cannot be read or written; the message says so plainly, without a stack trace."""
 
 
 def default_feedback_path() -> Path:
     """`PASSENGER_FEEDBACK_DB` if set, else `kb/feedback.sqlite3` in the project (git-ignored)."""
     configured = os.environ.get("PASSENGER_FEEDBACK_DB", "").strip()
     return Path(configured) if configured else PROJECT_ROOT / "kb" / "feedback.sqlite3"
+
+
+def retention_days(environ: Mapping[str, str] | None = None) -> int:
+    """PASSENGER_RETENTION_DAYS (whole days, 1 to 3650), else 90; a value that cannot be used keeps 90 and
+    says so in the log."""
+    raw = (os.environ if environ is None else environ).get("PASSENGER_RETENTION_DAYS", "").strip()
+    if not raw:
+        return DEFAULT_RETENTION_DAYS
+    if raw.isdigit() and 1 <= int(raw) <= MAX_RETENTION_DAYS:
+        return int(raw)
+    log.warning(
+        "PASSENGER_RETENTION_DAYS must be a whole number of days from 1 to %d, not %r; keeping %d days",
+        MAX_RETENTION_DAYS,
+        raw[:40],
+        DEFAULT_RETENTION_DAYS,
+    )
+    return DEFAULT_RETENTION_DAYS
 
 
 def review_password(environ: Mapping[str, str], secrets: Mapping | None = None) -> str | None:
@@ -105,6 +146,26 @@ def review_password(environ: Mapping[str, str], secrets: Mapping | None = None) 
 
 def password_matches(given: str, configured: str) -> bool:
     return hmac.compare_digest(given.encode("utf-8"), configured.encode("utf-8"))
+
+
+def lockout_seconds(failures: int) -> float:
+    """How long the review page stays locked after `failures` wrong passwords in a row: nothing for the first
+    few, then 10 s, doubling with each further one, at most an hour."""
+    if failures < FREE_LOGIN_ATTEMPTS:
+        return 0.0
+    return float(min(MAX_LOCKOUT_SECONDS, FIRST_LOCKOUT_SECONDS * 2 ** (failures - FREE_LOGIN_ATTEMPTS)))
+
+
+@dataclass(frozen=True)
+class LoginAttempt:
+    """`opened` when the password was right and the page was not locked; else how long the page stays locked."""
+
+    opened: bool
+    locked_for: float = 0.0
+
+
+def _note(text: str) -> str:
+    return redact(text.strip()[:MAX_NOTE_CHARS])
 
 
 def parse_unit_id(text: str) -> tuple[str, str] | None:
@@ -188,42 +249,112 @@ def _now() -> str:
 
 
 class FeedbackLog:
-    """The SQLite file, created with its tables on first use."""
+    """The SQLite file, created with its tables on first use; `write_failure` says why the last write of a
+    passenger's turn or feedback failed, until one succeeds again, so the page can tell maintainers."""
 
-    def __init__(self, path: Path | None = None):
+    def __init__(self, path: Path | None = None, retention: int | None = None):
         self.path = path or default_feedback_path()
+        self.retention = retention or retention_days()
+        self.write_failure = ""
         self._created = False
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
         """A connection in a transaction; the file and its tables are made on first use, so that a log that
-        cannot be written fails in the operation (which the page reports) rather than when the page opens."""
-        if not self._created:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(self.path, timeout=10)
+        cannot be written fails in the operation (which the page reports) rather than when the page opens.
+        Every fault of the file comes out as FeedbackLogError."""
+        try:
+            if not self._created:
+                self._create_file()
+            db = sqlite3.connect(self.path, timeout=10)
+        except (sqlite3.Error, OSError) as error:
+            raise FeedbackLogError(self._plain(error)) from error
         db.row_factory = sqlite3.Row
         try:
+            db.execute("PRAGMA secure_delete = ON")  # deleted turns are overwritten, not left in free pages
             if not self._created:
                 db.executescript(SCHEMA)
                 self._created = True
             with db:
+                self._forget_old_turns(db)
+            with db:
                 yield db
+        except (sqlite3.Error, OSError, ValueError, KeyError, TypeError) as error:
+            raise FeedbackLogError(self._plain(error)) from error
         finally:
             db.close()
+
+    def _create_file(self) -> None:
+        """The file made readable and writable by its owner only (SQLite gives its journal the same mode)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        except FileExistsError:
+            if self.path.is_file() and self.path.stat().st_mode & 0o077:
+                self.path.chmod(0o600)
+
+    def _plain(self, error: BaseException) -> str:
+        reason = str(error).strip() or type(error).__name__
+        return f"The log of questions at {self.path} cannot be used ({reason})."
+
+    def _forget_old_turns(self, db: sqlite3.Connection) -> int:
+        """Delete the turns asked more than `retention` days ago, with what was shown and added for them; run
+        before every operation, so nothing older is ever read or exported."""
+        cutoff = (datetime.now(UTC) - timedelta(days=self.retention)).isoformat(timespec="seconds")
+        old = "SELECT id FROM turns WHERE asked_at < ?"
+        db.execute(f"DELETE FROM shown WHERE turn_id IN ({old})", (cutoff,))
+        db.execute(f"DELETE FROM missing_units WHERE turn_id IN ({old})", (cutoff,))
+        return db.execute("DELETE FROM turns WHERE asked_at < ?", (cutoff,)).rowcount
+
+    @contextmanager
+    def _writing(self, what: str) -> Iterator[None]:
+        """A passenger's write: a failure is logged as a warning and kept in `write_failure` for the page."""
+        try:
+            yield
+        except FeedbackLogError as error:
+            self.write_failure = str(error)
+            log.warning("could not write %s: %s", what, error)
+            raise
+        self.write_failure = ""
+
+    def try_review_password(self, given: str, configured: str) -> LoginAttempt:
+        """Check a password unless the page is locked; a wrong one counts towards a longer lock, a right one
+        clears the count. One transaction, so attempts from many sessions at once are all counted."""
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute("SELECT failures, locked_until FROM review_login WHERE id = 1").fetchone()
+            failures, locked_until = (row["failures"], row["locked_until"]) if row else (0, 0.0)
+            now = time.time()
+            if now < locked_until:
+                return LoginAttempt(False, locked_until - now)
+            if password_matches(given, configured):
+                db.execute("DELETE FROM review_login")
+                return LoginAttempt(True)
+            failures += 1
+            wait = lockout_seconds(failures)
+            db.execute(
+                "INSERT OR REPLACE INTO review_login (id, failures, locked_until) VALUES (1, ?, ?)",
+                (failures, now + wait),
+            )
+            if wait:
+                log.warning("review page locked for %g s after %d wrong passwords", wait, failures)
+            return LoginAttempt(False, wait)
 
     def log_turn(self, turns: list[str], answer: Answer) -> tuple[int, tuple[tuple[int, ...], ...]]:
         """Record a searched message and what it showed; returns the turn's id and, per question, the shown ids."""
         understanding = answer.understanding
-        with self._connect() as db:
+        *history, message, standalone = redact_turns([*turns, understanding.standalone])
+        questions = redact_turns(list(understanding.questions))
+        with self._writing("the turn"), self._connect() as db:
             turn_id = db.execute(
                 "INSERT INTO turns (asked_at, history, message, standalone, questions, path, note, outside_coverage)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     _now(),
-                    json.dumps(turns[:-1], ensure_ascii=False),
-                    turns[-1],
-                    understanding.standalone,
-                    json.dumps(list(understanding.questions), ensure_ascii=False),
+                    json.dumps(history, ensure_ascii=False),
+                    message,
+                    standalone,
+                    json.dumps(questions, ensure_ascii=False),
                     understanding.path,
                     understanding.note,
                     answer.outside_coverage or "",
@@ -246,10 +377,10 @@ class FeedbackLog:
 
     def record_feedback(self, shown_id: int, helpful: bool | None, note: str = "") -> None:
         """A passenger's or volunteer's word on one shown passage; the latest one counts."""
-        with self._connect() as db:
+        with self._writing("the feedback"), self._connect() as db:
             db.execute(
                 "UPDATE shown SET helpful = ?, feedback_note = ?, feedback_at = ? WHERE id = ?",
-                (None if helpful is None else int(helpful), note.strip(), _now(), shown_id),
+                (None if helpful is None else int(helpful), _note(note), _now(), shown_id),
             )
 
     def judge(self, shown_id: int, relevant: bool | None) -> None:
@@ -268,7 +399,7 @@ class FeedbackLog:
         with self._connect() as db:
             db.execute(
                 "INSERT OR REPLACE INTO missing_units (turn_id, doc, unit, why, added_at) VALUES (?, ?, ?, ?, ?)",
-                (turn_id, doc, unit, why.strip() or "added in review", _now()),
+                (turn_id, doc[:100], unit[:100], _note(why) or "added in review", _now()),
             )
             db.execute("UPDATE turns SET reviewed_at = ? WHERE id = ?", (_now(), turn_id))
 
@@ -283,7 +414,7 @@ class FeedbackLog:
         with self._connect() as db:
             db.execute(
                 "UPDATE turns SET review_type = ?, review_note = ?, reviewed_at = ? WHERE id = ?",
-                (item_type, note.strip(), _now(), turn_id),
+                (item_type, _note(note), _now(), turn_id),
             )
 
     def recent_turns(self, feedback: FeedbackFilter = "all", limit: int = 50) -> list[LoggedTurn]:
@@ -306,20 +437,22 @@ class FeedbackLog:
 
     @staticmethod
     def _turn(db: sqlite3.Connection, row: sqlite3.Row) -> LoggedTurn:
+        """A stored turn, its words redacted again: rows written before redaction existed come out clean too."""
         shown = db.execute("SELECT * FROM shown WHERE turn_id = ? ORDER BY question_index, rank", (row["id"],))
         missing = db.execute("SELECT * FROM missing_units WHERE turn_id = ? ORDER BY id", (row["id"],))
+        *history, message, standalone = redact_turns([*json.loads(row["history"]), row["message"], row["standalone"]])
         return LoggedTurn(
             id=row["id"],
             asked_at=row["asked_at"],
-            history=tuple(json.loads(row["history"])),
-            message=row["message"],
-            standalone=row["standalone"],
-            questions=tuple(json.loads(row["questions"])),
+            history=tuple(history),
+            message=message,
+            standalone=standalone,
+            questions=tuple(redact(question) for question in json.loads(row["questions"])),
             path=row["path"],
             note=row["note"],
             outside_coverage=row["outside_coverage"],
             review_type=row["review_type"],
-            review_note=row["review_note"],
+            review_note=redact(row["review_note"]),
             reviewed_at=row["reviewed_at"],
             shown=tuple(
                 ShownPassage(
@@ -333,10 +466,10 @@ class FeedbackLog:
                     title=s["title"],
                     url=s["url"],
                     helpful=None if s["helpful"] is None else bool(s["helpful"]),
-                    feedback_note=s["feedback_note"],
+                    feedback_note=redact(s["feedback_note"]),
                     relevant=None if s["relevant"] is None else bool(s["relevant"]),
                 )
                 for s in shown
             ),
-            missing=tuple(MissingUnit(m["id"], m["doc"], m["unit"], m["why"]) for m in missing),
+            missing=tuple(MissingUnit(m["id"], m["doc"], m["unit"], redact(m["why"])) for m in missing),
         )

@@ -96,6 +96,15 @@ TEXT: dict[str, dict[str, str]] = {
         "llm_configured": "Language service: {model} at {where}",
         "llm_default_endpoint": "the default endpoint",
         "llm_not_configured": "Language service: not configured; built-in rules read the messages.",
+        "llm_settings_bad": "Language service: switched off, built-in rules read the messages. {problem}",
+        "privacy_notice": (
+            "Your questions are kept to improve the answers, with names, e-mail addresses, phone numbers and "
+            "booking references removed, and deleted after {days} days."
+        ),
+        "log_failed": "Maintainers: the log of questions could not be written; see the server's log.",
+        "unsupported_language": (
+            "The assistant reads questions in English and French only. Please ask again in one of these languages."
+        ),
         "kb_missing": "The knowledge base has not been built yet, so nothing can be searched.",
         "kb_mismatch": (
             "The knowledge base was built with another embedding model than the one installed, so it cannot be "
@@ -194,6 +203,16 @@ TEXT: dict[str, dict[str, str]] = {
         "llm_configured": "Service linguistique : {model} à {where}",
         "llm_default_endpoint": "l'adresse par défaut",
         "llm_not_configured": "Service linguistique : non configuré; les règles intégrées lisent les messages.",
+        "llm_settings_bad": "Service linguistique : désactivé, les règles intégrées lisent les messages. {problem}",
+        "privacy_notice": (
+            "Vos questions sont conservées pour améliorer les réponses, sans noms, adresses courriel, numéros de "
+            "téléphone ni références de réservation, et supprimées après {days} jours."
+        ),
+        "log_failed": "Responsables : le journal des questions n'a pas pu être écrit; voir le journal du serveur.",
+        "unsupported_language": (
+            "L'assistant lit les questions en anglais et en français seulement. Veuillez poser la vôtre de nouveau "
+            "dans l'une de ces langues."
+        ),
         "kb_missing": "La base de connaissances n'a pas encore été construite; aucune recherche n'est possible.",
         "kb_mismatch": (
             "La base de connaissances a été construite avec un autre modèle de plongement que celui qui est "

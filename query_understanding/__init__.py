@@ -3,27 +3,31 @@
 `understand(turns)` never raises. Input with no words at all (empty, blanks, punctuation, digits, emoji or
 control characters only) gives no questions: Understanding(standalone="", questions=(), path="offline",
 note=NO_WORDS_NOTE). Otherwise the language model answers when an endpoint is configured, and the built-in
-rules answer when none is, or when the model fails or its answer is unusable (then `note` says why).
+rules answer when none is, when a setting cannot be used, or when the model fails, is late or its answer is
+unusable (then `note` says why). A message waits at most the configured deadline for the model, and an endpoint
+that failed is skipped for a cool-down.
 """
 
 from __future__ import annotations
 
+import logging
+import time
 from typing import Literal
 
 import httpx
-import openai
 
 from query_understanding.cache import SHARED_CACHE, CacheKey, UnderstandingCache
 from query_understanding.cleaning import has_words, split_turns
-from query_understanding.llm import LLMConfig
+from query_understanding.llm import SHARED_BREAKER, CircuitBreaker, LLMConfig, before_deadline, configured_llm
 from query_understanding.llm_answers import UnusableAnswer
-from query_understanding.llm_path import fallback_note, understand_with_llm
+from query_understanding.llm_path import SKIPPED_NOTE, fallback_note, understand_with_llm
 from query_understanding.offline import understand_offline
 from query_understanding.prompts import PROMPT_VERSION
 from query_understanding.understanding import MAX_QUESTIONS, Understanding
 
 __all__ = [
     "FROM_ENV",
+    "CircuitBreaker",
     "MAX_QUESTIONS",
     "NO_WORDS_NOTE",
     "LLMConfig",
@@ -34,6 +38,7 @@ __all__ = [
 
 FROM_ENV = "env"
 NO_WORDS_NOTE = "The message has no words to look up."
+log = logging.getLogger(__name__)
 
 
 def understand(
@@ -42,30 +47,48 @@ def understand(
     config: LLMConfig | None | Literal["env"] = FROM_ENV,
     http_client: httpx.Client | None = None,
     cache: UnderstandingCache | None = SHARED_CACHE,
+    breaker: CircuitBreaker | None = SHARED_BREAKER,
 ) -> Understanding:
     """The last of `turns` made standalone with the earlier ones, split into at most three questions.
 
-    `config` "env" reads LLMConfig.from_env(); None uses the built-in rules only. `http_client` reaches the
-    endpoint (tests hand in one bound to a local stub). `cache` keeps language-model answers; None disables it.
+    `config` "env" reads the environment (a setting that cannot be used means the built-in rules); None uses
+    the built-in rules only. `http_client` reaches the endpoint (tests hand in one bound to a local stub).
+    `cache` keeps language-model answers; `breaker` remembers failed endpoints; None disables either.
     """
     history, message = split_turns(turns)
     if not has_words(message):
         return Understanding("", (), "offline", NO_WORDS_NOTE)
     if config == FROM_ENV:
-        config = LLMConfig.from_env()
+        config, _ = configured_llm()
     if config is None:
         return understand_offline(history, message)
     key: CacheKey = (tuple(history), message, config.model, config.base_url or "", PROMPT_VERSION)
     if cache is not None and (cached := cache.get(key)) is not None:
         return cached
-    client = config.client(http_client)
+    if breaker is not None and not breaker.allows(config):
+        return understand_offline(history, message, SKIPPED_NOTE)
     try:
-        understanding = understand_with_llm(history, message, client, config.model)
-    except (openai.OpenAIError, UnusableAnswer) as error:
+        understanding = before_deadline(lambda: _ask_model(history, message, config, http_client), config.timeout)
+    except UnusableAnswer as error:  # the endpoint works; only this answer's words could not be used
         return understand_offline(history, message, fallback_note(error))
-    finally:
-        if http_client is None:
-            client.close()
+    except Exception as error:  # noqa: BLE001 - whatever the endpoint or the client does, the rules answer
+        log.warning(
+            "language model at %s failed (%s); skipped for %g s", config.where, type(error).__name__, config.cooldown
+        )
+        if breaker is not None:
+            breaker.failed(config)
+        return understand_offline(history, message, fallback_note(error))
+    if breaker is not None:
+        breaker.succeeded(config)
     if cache is not None:
         cache.put(key, understanding)
     return understanding
+
+
+def _ask_model(history: list[str], message: str, config: LLMConfig, http_client: httpx.Client | None):
+    client = config.client(http_client, deadline=time.monotonic() + config.timeout)
+    try:
+        return understand_with_llm(history, message, client, config.model)
+    finally:
+        if http_client is None:
+            client.close()

@@ -6,7 +6,9 @@ import json
 
 import openai
 from openai import OpenAI
+from openai.types.chat import ChatCompletion
 
+from query_understanding.llm import AnswerTooLarge, DeadlinePassed, EndpointFault
 from query_understanding.llm_answers import UnusableAnswer, questions_from, read_json, standalone_from
 from query_understanding.prompts import DECOMPOSE_PROMPT, DECONTEXTUALISE_PROMPT
 from query_understanding.understanding import Understanding
@@ -14,6 +16,11 @@ from query_understanding.understanding import Understanding
 DECONTEXTUALISE_MAX_TOKENS = 400
 DECOMPOSE_MAX_TOKENS = 400
 _BUILT_IN = "the questions below come from the built-in method."
+SKIPPED_NOTE = f"The language model failed a moment ago and is not asked again for now; {_BUILT_IN}"
+
+
+class NotAChatCompletion(EndpointFault):
+    """The endpoint answered, but not with a chat completion: it is broken, not merely the model's words."""
 
 
 def understand_with_llm(history: list[str], message: str, client: OpenAI, model: str) -> Understanding:
@@ -27,16 +34,20 @@ def understand_with_llm(history: list[str], message: str, client: OpenAI, model:
     return Understanding(standalone, questions_from(answer, f"{conversation} {standalone}"), "llm")
 
 
-def fallback_note(error: Exception) -> str:
+def fallback_note(error: BaseException) -> str:
     """Why the built-in method answered instead, in words a passenger can read."""
-    if isinstance(error, openai.APITimeoutError):
+    if isinstance(error, openai.APITimeoutError | DeadlinePassed):
         reason = "The language model did not answer in time"
+    elif isinstance(error, AnswerTooLarge):
+        reason = "The language model's answer was too long to read"
     elif isinstance(error, openai.APIConnectionError):
         reason = "The language model could not be reached"
     elif isinstance(error, openai.APIStatusError):
         reason = f"The language model returned an error (HTTP {error.status_code})"
     elif isinstance(error, UnusableAnswer):
         reason = f"The language model's answer could not be used ({error})"
+    elif isinstance(error, NotAChatCompletion | openai.APIResponseValidationError | ValueError):
+        reason = "The language model's endpoint sent something that is not an answer"
     else:
         reason = "The language model failed"
     return f"{reason}; {_BUILT_IN}"
@@ -55,6 +66,8 @@ def _ask(
             {"role": "user", "content": json.dumps(payload, ensure_ascii=False)},
         ],
     )
-    choices = getattr(response, "choices", None) or []
+    if not isinstance(response, ChatCompletion) or not isinstance(response.choices, list):
+        raise NotAChatCompletion(f"the endpoint answered with {type(response).__name__}, not a chat completion")
+    choices = response.choices
     content = getattr(getattr(choices[0], "message", None), "content", None) if choices else None
     return read_json(content if isinstance(content, str) else None)

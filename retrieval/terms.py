@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
-from functools import cache
 
 import snowballstemmer
 
@@ -38,9 +38,16 @@ def fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
-@cache
+_per_thread = threading.local()
+
+
 def _stemmer(lang: str):
-    return snowballstemmer.stemmer(STEMMERS.get(lang, "english"))
+    """This thread's stemmer for `lang`: a snowball stemmer keeps the word it is working on in itself, so two
+    threads sharing one corrupt each other's words (the page's sessions search on threads of one process)."""
+    stemmers = _per_thread.__dict__.setdefault("stemmers", {})
+    if lang not in stemmers:
+        stemmers[lang] = snowballstemmer.stemmer(STEMMERS.get(lang, "english"))
+    return stemmers[lang]
 
 
 def words(text: str) -> list[str]:

@@ -12,7 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import httpx
 import pytest
 
-from query_understanding import NO_WORDS_NOTE, UnderstandingCache, understand
+from query_understanding import NO_WORDS_NOTE, CircuitBreaker, UnderstandingCache, understand
 from query_understanding.llm import LLMConfig
 from query_understanding.prompts import DECOMPOSE_PROMPT, DECONTEXTUALISE_PROMPT
 
@@ -89,8 +89,9 @@ def endpoint():
         started.close()
 
 
-def ask(turns, config: LLMConfig, cache: UnderstandingCache | None = None):
-    return understand(turns, config=config, cache=cache)
+def ask(turns, config: LLMConfig, cache: UnderstandingCache | None = None, breaker: CircuitBreaker | None = None):
+    """Each call remembers failures on its own unless handed a breaker, so one test's failure skips nothing else."""
+    return understand(turns, config=config, cache=cache, breaker=breaker or CircuitBreaker())
 
 
 def test_well_formed_answer_is_used(endpoint):
