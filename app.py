@@ -15,6 +15,7 @@ from pathlib import Path
 import streamlit as st
 
 from ingest.build import build_knowledge_base
+from kb.bank import append_entry
 from kb.chat import MAX_MESSAGE_CHARS, Conversation, Exchange, as_shown, interface_language
 from kb.feedback import (
     EVAL_TYPES,
@@ -42,6 +43,7 @@ from kb.interface_text import (
 from kb.store import SOURCES_DIR, ModelMismatchError, StoreMissingError, default_store_dir
 from query_understanding.llm import configured_llm
 from retrieval.engine import SearchEngine
+from retrieval.language import detect_language
 from retrieval.pipeline import load_engine
 from retrieval.results import Hit
 
@@ -410,6 +412,18 @@ def show_logged_turn(turn: LoggedTurn, feedback: FeedbackLog, engine: SearchEngi
                 if st.form_submit_button("Save review"):
                     feedback.save_review(turn.id, item_type, note)
                     st.rerun()
+        entries = turn.bank_entries(detect_language(turn.message))
+        if entries and st.button(
+            "Add to the question bank",
+            key=f"bank-{turn.id}",
+            help="Each relevant or added unit gets this question, identities removed, as a bank entry; "
+            "the next `python -m ingest` indexes it.",
+        ):
+            for entry in entries:
+                append_entry(entry)
+            st.success(f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'} added to kb/bank/volunteers.jsonl.")
+            for entry in entries:
+                st.text(f"{entry.doc} {entry.unit} [{entry.lang}]: {entry.text}", width="stretch")
 
 
 def show_judged_passage(shown: ShownPassage, engine: SearchEngine | None) -> None:

@@ -117,13 +117,26 @@ def evaluate(items: list[GoldItem], systems: list[str], engine: SearchEngine, k:
         by_type = defaultdict(list)
         for item in items:
             by_type[item.type].append(item)
+        by_length = defaultdict(list)
+        for item in items:
+            by_length[length_bucket(item)].append(item)
         results[name] = {
             "overall": score(items, shown, k),
             "types": {t: score(group, shown, k) for t, group in sorted(by_type.items())},
+            "lengths": {b: score(by_length[b], shown, k) for b in LENGTH_BUCKETS if by_length[b]},
             "latency_ms": {"p50": percentile(latencies, 50), "p95": percentile(latencies, 95)},
             "shown": {item_id: [list(u) for u in units[:k]] for item_id, units in shown.items()},
         }
     return results
+
+
+LENGTH_BUCKETS = ("≤20 words", "21-60 words", ">60 words")
+
+
+def length_bucket(item: GoldItem) -> str:
+    """How long the message to answer is: long stories should find what short questions find."""
+    words = len(item.turns[-1].split()) if item.turns else 0
+    return LENGTH_BUCKETS[0] if words <= 20 else LENGTH_BUCKETS[1] if words <= 60 else LENGTH_BUCKETS[2]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -134,10 +147,10 @@ def percentile(values: list[float], q: float) -> float:
 
 def format_table(results: dict, k: int) -> str:
     keys = [f"precision@{k}", f"recall@{k}", f"f1@{k}", f"map@{k}", "abstention"]
-    header = f"{'system':<12} {'type':<13} {'n':>3} " + " ".join(f"{key:>12}" for key in keys)
+    header = f"{'system':<12} {'type/length':<13} {'n':>3} " + " ".join(f"{key:>12}" for key in keys)
     lines = [header, "-" * len(header)]
     for name, result in results.items():
-        rows = [("all", result["overall"]), *result["types"].items()]
+        rows = [("all", result["overall"]), *result["types"].items(), *result["lengths"].items()]
         for type_name, row in rows:
             cells = " ".join(f"{row[key]:>12.3f}" if key in row else f"{'':>12}" for key in keys)
             lines.append(f"{name:<12} {type_name:<13} {row['n']:>3} {cells}")

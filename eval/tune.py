@@ -23,12 +23,13 @@ from retrieval.engine import Evidence, SearchEngine, Weights
 from retrieval.pipeline import answer, load_engine
 
 GRID = {
-    "passage_dense": (0.5, 1.0),
-    "passage_sparse": (0.0, 0.15, 0.3),
+    "passage_dense": (0.5, 1.0, 2.0),
+    "passage_sparse": (0.0, 0.3),
     "bank_dense": (1.0, 2.0, 4.0),
-    "bank_sparse": (0.0, 0.15, 0.3, 0.6),
-    "min_similarity": (0.0, 0.62, 0.65, 0.68),
-    "relative_cut": (0.0, 0.3, 0.5, 0.7),
+    "bank_sparse": (0.3, 0.6),
+    "cross_reference": (0.0, 0.1, 0.2),
+    "min_similarity": (0.62, 0.66, 0.7),
+    "relative_cut": (0.3, 0.5),
 }
 
 

@@ -25,6 +25,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Literal
 
+from kb.bank import MAX_ENTRY_CHARS, BankEntry
 from kb.redact import redact, redact_turns
 from kb.store import PROJECT_ROOT
 from retrieval.results import Answer
@@ -242,6 +243,26 @@ class LoggedTurn:
             "gold": units,
             "note": self.review_note,
         }
+
+
+    def bank_entries(self, lang: str) -> list[BankEntry]:
+        """What this review teaches the question bank, once each: for a passage judged relevant, the question it
+        was shown for; for a unit a volunteer added, the passenger's question made standalone. Identities are
+        taken out again, whatever the log kept."""
+        entries: dict[tuple[str, str, str], BankEntry] = {}
+        for passage in self.shown:
+            if passage.relevant and passage.question_index < len(self.questions):
+                text = self.questions[passage.question_index]
+                key = (passage.doc, passage.unit, text)
+                entries.setdefault(key, _bank_entry(passage.doc, passage.unit, lang, text))
+        for unit in self.missing:
+            text = self.standalone or self.message
+            entries.setdefault((unit.doc, unit.unit, text), _bank_entry(unit.doc, unit.unit, lang, text))
+        return [entry for entry in entries.values() if entry.text]
+
+
+def _bank_entry(doc: str, unit: str, lang: str, text: str) -> BankEntry:
+    return BankEntry(doc, unit, lang, " ".join(redact(text).split())[:MAX_ENTRY_CHARS])
 
 
 def _now() -> str:

@@ -14,6 +14,7 @@ has it. The weights and the threshold are chosen by cross-validation (`python -m
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
@@ -27,6 +28,10 @@ from retrieval.terms import terms
 
 Unit = tuple[str, str]
 
+CITING_TOP = 3
+REFERENCE = re.compile(
+    r"\b(?:sections?|subsections?|paragraphs?|subparagraphs?)\s+(\d+(?:\.\d+)?)|\b(\d+(?:\.\d+)?)\(\d+\)"
+)
 PASSAGE_CANDIDATES = 60
 BANK_CANDIDATES = 150
 
@@ -43,6 +48,7 @@ class Weights:
     passage_sparse: float = 0.3
     bank_dense: float = 4.0
     bank_sparse: float = 0.6
+    cross_reference: float = 0.0  # share of a top unit's score given to the units it cites or is cited by
     min_similarity: float = 0.68  # nothing is shown unless some bank entry is at least this close (cosine)
     relative_cut: float = 0.3  # a unit is shown only if it scores at least this share of the best unit
 
@@ -61,9 +67,11 @@ class Evidence:
         """How close the nearest way a passenger asks about any unit is: whether the question is in scope at all."""
         return max(self.bank_dense.values(), default=0.0)
 
-    def fuse(self, weights: Weights) -> list[tuple[Unit, float]]:
+    def fuse(self, weights: Weights, references: dict[Unit, set[Unit]] | None = None) -> list[tuple[Unit, float]]:
         """Units best first. A dense score counts above the weakest candidate's, so that a unit absent from
-        the dense candidates is not punished more than the weakest one found."""
+        the dense candidates is not punished more than the weakest one found. A unit that cites one of the
+        best units, or is cited by one, gets a share of its score: the law's own structure (the
+        compensation section cites the section on delays within the carrier's control, and back)."""
         passage_floor = min(self.passage_dense.values(), default=0.0)
         bank_floor = min(self.bank_dense.values(), default=0.0)
         units = set(self.passage_dense) | set(self.passage_sparse) | set(self.bank_dense) | set(self.bank_sparse)
@@ -74,7 +82,30 @@ class Evidence:
             + weights.bank_sparse * self.bank_sparse.get(unit, 0.0)
             for unit in units
         }
+        if references and weights.cross_reference:
+            top = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))[:CITING_TOP]
+            bonus: dict[Unit, float] = defaultdict(float)
+            for unit, score in top:
+                for neighbour in references.get(unit, ()):
+                    bonus[neighbour] = max(bonus[neighbour], weights.cross_reference * score)
+            for unit, extra in bonus.items():
+                fused[unit] = fused.get(unit, 0.0) + extra
         return sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def cross_references(passages: list[Passage]) -> dict[Unit, set[Unit]]:
+    """Which sections of the same instrument each section cites ("section 19", "12(2)"), both ways round."""
+    sections = {(p.doc, p.unit) for p in passages if p.kind == "law"}
+    graph: dict[Unit, set[Unit]] = defaultdict(set)
+    for passage in passages:
+        if passage.kind != "law" or passage.lang != "en":
+            continue
+        for match in REFERENCE.finditer(passage.text):
+            cited = (passage.doc, "s" + (match.group(1) or match.group(2)))
+            if cited in sections and cited != (passage.doc, passage.unit):
+                graph[(passage.doc, passage.unit)].add(cited)
+                graph[cited].add((passage.doc, passage.unit))
+    return dict(graph)
 
 
 class SparseIndex:
@@ -112,6 +143,7 @@ class SearchEngine:
             self.passage_sparse[lang] = SparseIndex(
                 [item.index_text for item in items], [(i.passage.doc, i.passage.unit) for i in items], lang
             )
+        self.references = cross_references(knowledge_base.passages)
         self.bank_sparse: dict[str, SparseIndex] = {}
         for lang in {e.lang for e in knowledge_base.bank}:
             entries = [e for e in knowledge_base.bank if e.lang == lang]
@@ -151,7 +183,7 @@ class SearchEngine:
         evidence = self.evidence(question, lang)
         if evidence.closest_bank_entry < self.weights.min_similarity:
             return []
-        ranked = evidence.fuse(self.weights)
+        ranked = evidence.fuse(self.weights, self.references)
         best = ranked[0][1] if ranked else 0.0
         hits = []
         for unit, score in ranked:

@@ -7,8 +7,11 @@ import shutil
 from pathlib import Path
 
 from ingest.build import build_knowledge_base
-from kb.bank import BankEntry, append_entry, load_bank
+from kb.bank import BANK_DIR, BankEntry, append_entry, load_bank
+from kb.feedback import FeedbackLog
 from kb.store import SOURCES_DIR, KnowledgeBase
+from retrieval.engine import SearchEngine
+from retrieval.pipeline import answer
 
 KNOWN = {("SOR-2019-110", "s1"), ("SOR-2019-110", "s2")}
 
@@ -46,11 +49,11 @@ def test_valid_entries_load_and_bad_lines_are_named_with_their_line(tmp_path):
     assert "'de'" in problems[3].reason
 
 
-def small_sources(tmp_path: Path) -> Path:
+def small_sources(tmp_path: Path, keep: tuple[str, ...] = ("SOR-2019-110.xml",)) -> Path:
     sources = tmp_path / "sources"
     shutil.copytree(SOURCES_DIR, sources, ignore=shutil.ignore_patterns("*.xml"))
     manifest = json.loads((sources / "manifest.json").read_text(encoding="utf-8"))
-    manifest["instruments"] = [i for i in manifest["instruments"] if i["file"].endswith("SOR-2019-110.xml")]
+    manifest["instruments"] = [i for i in manifest["instruments"] if i["file"].endswith(keep)]
     (sources / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     for instrument in manifest["instruments"]:
         target = sources / instrument["file"]
@@ -92,3 +95,27 @@ def test_every_shipped_bank_entry_names_a_unit_of_the_knowledge_base(knowledge_b
     entries, problems = load_bank({(p.doc, p.unit) for p in knowledge_base.passages})
     assert not problems
     assert len(knowledge_base.bank) == len(entries) > 1000
+
+
+def test_a_question_that_missed_its_unit_finds_it_once_a_volunteer_adds_it_to_the_bank(tmp_path):
+    sources, store, bank = small_sources(tmp_path, ("SOR-2019-150.xml",)), tmp_path / "store", tmp_path / "bank"
+    shutil.copytree(BANK_DIR, bank)
+    build_knowledge_base(sources, store, bank_dir=bank)
+    question = "my axe has to ride in the belly now? the gate dude said no overhead for it. Call me at 613-555-0199"
+    missed = answer([question], SearchEngine(KnowledgeBase.open(store)))
+    assert ("SOR-2019-150", "s24") not in {(p.doc, p.unit) for p in missed.ranked_passages()}
+
+    log = FeedbackLog(tmp_path / "log.sqlite3")
+    turn_id, _ = log.log_turn([question], missed)
+    log.add_missing_unit(turn_id, "SOR-2019-150", "s24", "a guitar is a musical instrument")
+    (turn,) = log.recent_turns()
+    entries = turn.bank_entries("en")
+    assert [(e.doc, e.unit) for e in entries] == [("SOR-2019-150", "s24")]
+    assert "613-555-0199" not in entries[0].text and "axe" in entries[0].text
+    for entry in entries:
+        append_entry(entry, bank)
+
+    report, _, _ = build_knowledge_base(sources, store, bank_dir=bank)
+    assert report.embedded == 1  # only the new entry
+    found = answer([question], SearchEngine(KnowledgeBase.open(store)))
+    assert ("SOR-2019-150", "s24") in {(p.doc, p.unit) for p in found.ranked_passages()}
