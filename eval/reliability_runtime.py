@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from functools import cache, partial
 from pathlib import Path
 
+from eval.openai_stub import FAULTS, FaultyEndpoint
 from eval.reliability import Scenario
 from kb.chat import Conversation
 from kb.feedback import FeedbackLog
@@ -20,7 +21,6 @@ from query_understanding.llm import configured_llm
 from query_understanding.llm_path import SKIPPED_NOTE
 from retrieval.engine import SearchEngine
 from retrieval.language import detect_language
-from tests.openai_stub import FAULTS, FaultyEndpoint
 
 # Fifty passengers' questions of every kind (short, long, French, off-topic, typos), written for this check.
 QUESTIONS = (

@@ -5,7 +5,9 @@ Four kinds of evidence, each a score per unit:
 - passage sparse: BM25 over the unit's text with its title and heading path;
 - bank dense: cosine between the question and the question bank's entries for the unit, that is how
   passengers talk about what the unit governs (written from the law, never from evaluation items);
-- bank sparse: BM25 over the same entries, in the question's language.
+- bank sparse: BM25 over the same entries, in the question's language;
+- for a French question, bank multilingual: cosine between the question and every entry, English or
+  French, through a multilingual encoder, so a French question finds units whose entries are in English.
 
 Scores are fused per unit (a section, a treaty article) because a unit is what a passenger reads and what a
 volunteer judges; the passage shown is the whole unit, in the question's language when the knowledge base
@@ -16,11 +18,13 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
+import numpy as np
 from rank_bm25 import BM25Okapi
 
 from kb.embeddings import embed_query
+from kb.multilingual import embed_multilingual
 from kb.passage import Passage
 from kb.store import KnowledgeBase
 from retrieval.results import Hit
@@ -48,6 +52,7 @@ class Weights:
     passage_sparse: float = 0.3
     bank_dense: float = 4.0
     bank_sparse: float = 0.6
+    bank_multilingual: float = 2.0  # French questions only; chosen on the bank itself, see `kb.multilingual`
     cross_reference: float = 0.0  # share of a top unit's score given to the units it cites or is cited by
     min_similarity: float = 0.68  # nothing is shown unless some bank entry is at least this close (cosine)
     relative_cut: float = 0.3  # a unit is shown only if it scores at least this share of the best unit
@@ -61,6 +66,7 @@ class Evidence:
     passage_sparse: dict[Unit, float]
     bank_dense: dict[Unit, float]
     bank_sparse: dict[Unit, float]
+    bank_multilingual: dict[Unit, float] = field(default_factory=dict)
 
     @property
     def closest_bank_entry(self) -> float:
@@ -74,13 +80,16 @@ class Evidence:
         compensation section cites the section on delays within the carrier's control, and back)."""
         passage_floor = min(self.passage_dense.values(), default=0.0)
         bank_floor = min(self.bank_dense.values(), default=0.0)
+        multilingual_floor = min(self.bank_multilingual.values(), default=0.0)
         units = set(self.passage_dense) | set(self.passage_sparse) | set(self.bank_dense) | set(self.bank_sparse)
         fused = {
             unit: weights.passage_dense * (self.passage_dense.get(unit, passage_floor) - passage_floor)
             + weights.passage_sparse * self.passage_sparse.get(unit, 0.0)
             + weights.bank_dense * (self.bank_dense.get(unit, bank_floor) - bank_floor)
             + weights.bank_sparse * self.bank_sparse.get(unit, 0.0)
-            for unit in units
+            + weights.bank_multilingual
+            * (self.bank_multilingual.get(unit, multilingual_floor) - multilingual_floor)
+            for unit in units | set(self.bank_multilingual)
         }
         if references and weights.cross_reference:
             top = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))[:CITING_TOP]
@@ -148,6 +157,8 @@ class SearchEngine:
         for lang in {e.lang for e in knowledge_base.bank}:
             entries = [e for e in knowledge_base.bank if e.lang == lang]
             self.bank_sparse[lang] = SparseIndex([e.text for e in entries], [(e.doc, e.unit) for e in entries], lang)
+        self.bank_units = [(e.doc, e.unit) for e in knowledge_base.bank]
+        self.bank_multilingual = embed_multilingual([e.text for e in knowledge_base.bank])
 
     def evidence(self, question: str, lang: str) -> Evidence:
         vector = embed_query(question)
@@ -158,7 +169,17 @@ class SearchEngine:
             passage_sparse=passage_sparse.scores(question),
             bank_dense=self._dense(self.knowledge_base.bank_collection, vector, BANK_CANDIDATES),
             bank_sparse=bank_sparse.scores(question) if bank_sparse else {},
+            bank_multilingual=self._multilingual(question) if lang == "fr" else {},
         )
+
+    def _multilingual(self, question: str) -> dict[Unit, float]:
+        """Cosine per unit (its best entry) among the entries nearest to the question, in any language."""
+        similarities = self.bank_multilingual @ embed_multilingual([question])[0]
+        best: dict[Unit, float] = {}
+        for index in np.argsort(-similarities)[:BANK_CANDIDATES]:
+            unit = self.bank_units[index]
+            best[unit] = max(best.get(unit, -1.0), float(similarities[index]))
+        return best
 
     @staticmethod
     def _dense(collection, vector, candidates: int) -> dict[Unit, float]:

@@ -7,12 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
-from openai_stub import StubEndpoint
 
 from eval import detector_eval
 from eval.detector import abstains
 from eval.figure_check import check_figures, extract_figures
 from eval.hallucination_prompts import CLAIM_EXTRACTION, CLAIM_SEVERITY, CLAIM_VERIFICATION
+from eval.openai_stub import StubEndpoint
 from kb.store import SOURCES_DIR
 from kb.verbatim import occurs_verbatim, source_text
 

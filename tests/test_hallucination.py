@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-from openai_stub import StubEndpoint
 
 from eval import hallucination
 from eval.hallucination_prompts import (
@@ -17,6 +16,7 @@ from eval.hallucination_prompts import (
     CLAIM_VERIFICATION,
     HISTORY_MEMORY,
 )
+from eval.openai_stub import StubEndpoint
 from eval.product_audit import audit_answer
 from kb.passage import Passage
 from query_understanding.understanding import Understanding

@@ -4,8 +4,8 @@ openai client against misbehaving endpoints served on 127.0.0.1, and settings th
 from __future__ import annotations
 
 import pytest
-from openai_stub import FAULTS, FaultyEndpoint
 
+from eval.openai_stub import FAULTS, FaultyEndpoint
 from query_understanding import CircuitBreaker, understand
 from query_understanding.llm import LLMConfig, LLMSettingsError, configured_llm, display_url
 from query_understanding.llm_path import SKIPPED_NOTE

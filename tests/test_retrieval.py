@@ -113,3 +113,12 @@ def test_a_unit_is_shown_once_and_later_questions_point_to_it(engine):
     assert len(shown) == len(set(shown))
     for question in result.results:
         assert {(h.passage.doc, h.passage.unit) for h in question.shown_above} <= set(shown)
+
+
+def test_french_questions_find_english_only_instruments_through_the_multilingual_encoder(engine):
+    question = "Mon fauteuil roulant électrique a été brisé pendant le vol. Que doit faire la compagnie aérienne?"
+    evidence = engine.evidence(question, "fr")
+    assert evidence.bank_multilingual and not engine.evidence("my wheelchair was broken", "en").bank_multilingual
+    hits = engine.search(question, lang="fr")
+    accessibility = [hit.passage for hit in hits if hit.passage.doc == "SOR-2019-244"]
+    assert accessibility and all(p.lang == "en" for p in accessibility)
