@@ -9,6 +9,7 @@ from pathlib import Path
 from ingest.laws import load_law_passages
 from kb.passage import Passage
 from kb.store import BuildReport, IndexedPassage, build
+from kb.verbatim import VerbatimError, check_passages
 from retrieval.enrich import index_text
 
 WEB_DIR = "web"
@@ -38,6 +39,10 @@ def describe_sources(sources_dir: Path) -> dict:
 def build_knowledge_base(
     sources_dir: Path, store_dir: Path | None = None, progress: Callable[[Iterable], Iterable] = lambda x: x
 ) -> tuple[BuildReport, list[Passage]]:
+    """Build and switch to a new generation, unless a passage is not its unit's text word for word
+    (VerbatimError names each one)."""
     passages = load_passages(sources_dir)
+    if failures := check_passages(passages, sources_dir):
+        raise VerbatimError(failures)  # the knowledge base in use stays as it was
     indexed = [IndexedPassage(p, index_text(p)) for p in passages]
     return build(indexed, describe_sources(sources_dir), store_dir, progress), passages
