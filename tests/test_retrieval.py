@@ -112,3 +112,37 @@ def test_a_unit_is_shown_once_and_later_questions_point_to_it(engine):
     assert len(shown) == len(set(shown))
     for question in result.results:
         assert {(h.passage.doc, h.passage.unit) for h in question.shown_above} <= set(shown)
+
+
+@pytest.mark.parametrize(
+    "dialogue",
+    [
+        "Can I claim under both EU261 and the Canadian rules for my delayed flight?",
+        "Lufthansa from Frankfurt to Vancouver landed 7 hours late. Do I claim under EC 261 or the APPR?",
+        "Our flight was delayed overnight, the airline would not pay for the hotel or the taxi to the hotel.",
+        "I had to get a hotel myself when my WestJet flight was cancelled. Will they pay me back?",
+        "Mon vol a été retardé de 8 heures et l'hôtel n'a pas été payé.",
+    ],
+)
+def test_a_canadian_air_question_naming_a_foreign_regime_or_a_hotel_is_covered(dialogue):
+    assert outside_coverage(dialogue) is None
+
+
+def test_a_route_needs_airport_codes():
+    assert outside_coverage("I had to get a new phone charger, the old one broke.") == "not about air travel"
+    assert outside_coverage("WestJet YYC to YVR landed 4 hours late") is None
+
+
+def test_a_question_points_up_only_to_its_own_first_results(engine):
+    message = (
+        "Air Transat cancelled our Montreal to Paris flight for a mechanical problem and we arrived 30 hours late. "
+        "Then my suitcase came out with a broken wheel. How much compensation for the cancellation? "
+        "And what do I do about the suitcase?"
+    )
+    result = answer([message], engine, llm_config=None)
+    limit = per_question_k(5, len(result.results))
+    assert len(result.results) >= 2
+    for question in result.results:
+        own_first = units(engine.search(question.question, "en", k=limit))
+        assert set(units(question.shown_above)) <= set(own_first), question.question
+    assert ("SOR-2019-150", "s19") not in units(result.results[-1].shown_above)
