@@ -1,8 +1,10 @@
 """`streamlit run app.py`: the passenger page and the volunteer review page.
 
 This script only arranges widgets. What a message does lives in kb/chat.py, the log in kb/feedback.py, the
-fixed wording in kb/interface_text.py, the search in retrieval/. Text from a passenger or from the law is
-always shown as plain text (st.text, or Markdown with every special character escaped), never as HTML.
+fixed wording in kb/interface_text.py, the search in retrieval/. Text from a passenger, from the language
+model or from the law is always shown with st.text, which cannot format it or turn an address into a link;
+Markdown (escaped) carries only the page's own wording and the law's titles. The only links on the passenger
+page are the official sources.
 """
 
 from __future__ import annotations
@@ -229,7 +231,7 @@ def show_sidebar(lang: str, meta: dict) -> None:
             st.caption(say(lang, "llm_not_configured"))
         else:
             where = config.where if config.base_url else say(lang, "llm_default_endpoint")
-            st.caption(escape_markdown(say(lang, "llm_configured", model=config.model, where=where)))
+            st.text(say(lang, "llm_configured", model=config.model, where=where))  # an address, never a link
         if licence := meta.get("sources", {}).get("licence"):
             st.caption(
                 f"{escape_markdown(licence['attribution'])} [{escape_markdown(licence['name'])}](<{licence['url']}>)"
@@ -253,13 +255,12 @@ def show_reply(exchange: Exchange, index: int, lang: str, offer_scope: bool) -> 
         st.warning(say(lang, "no_words"))
         return
     st.markdown(f"**{say(lang, 'questions_searched')}**", help=say(lang, "questions_searched_help"))
-    if answer.understanding.questions != (answer.understanding.standalone,):
-        st.caption(f"{say(lang, 'situation')} {escape_markdown(answer.understanding.standalone)}")
     for question_index, result in enumerate(answer.results):
-        st.markdown(f"**{question_index + 1}\\. {escape_markdown(result.question)}**")
+        st.text(f"{question_index + 1}. {result.question}", width="stretch")
         above = exchange.shown_above[question_index] if exchange.shown_above else ()
         if above:
-            st.info(say(lang, "shown_above", titles=escape_markdown(join_words(lang, [f"“{t}”" for t in above]))))
+            titles = escape_markdown(join_words(lang, [f"“{t}”" for t in above]))
+            st.info(say(lang, "also_shown_above" if result.hits else "shown_above", titles=titles))
         elif not result.hits:
             st.info(say(lang, "not_covered"))
         shown_ids = exchange.shown_ids[question_index] if exchange.shown_ids else ()
@@ -387,7 +388,7 @@ def show_logged_turn(turn: LoggedTurn, feedback: FeedbackLog, engine: SearchEngi
         if turn.outside_coverage:
             st.caption(f"Outside coverage: {escape_markdown(turn.outside_coverage)}")
         for question_index, question in enumerate(turn.questions):
-            st.markdown(f"**{question_index + 1}\\. {escape_markdown(question)}**")
+            st.text(f"{question_index + 1}. {question}", width="stretch")
             for shown in (s for s in turn.shown if s.question_index == question_index):
                 show_judged_passage(shown, engine)
         for missing in turn.missing:

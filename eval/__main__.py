@@ -10,6 +10,7 @@ import sys
 COMMANDS = {
     "retrieval": ("eval.retrieval_eval", "retrieval quality (P@k, R@k, F1@k, MAP@k, abstention, latency)"),
     "decomposition": ("eval.decomposition_eval", "issues the decomposer found, missed and invented"),
+    "audit": ("eval.audit", "the product held to its promise: verbatim units, false acceptance and refusal, wrong law"),
     "hallucination": ("eval.hallucination", "generative RAG baseline vs the product, audited for hallucination"),
     "detector": ("eval.detector_eval", "precision and recall of the hallucination detector on planted errors"),
     "ingest": ("eval.ingest_benchmark", "build time, unchanged re-run time, passages per language, store size"),

@@ -3,7 +3,9 @@
 For each item of the gold file the product's own retrieval runs once. A generative baseline writes an
 answer from the passages it found, and the detector audits that answer (figure check, abstention check,
 LLM claim audit). The product is audited on the same retrieval: every passage it would show must be its
-source's own words and every sub-question one plain line; its hallucination count is that failure count.
+unit's whole text, word for word, and every sub-question one plain line; its hallucination count is that
+failure count. Beside it, the product is judged as the baseline is against the gold labels: false acceptance,
+false refusal, and the share of shown units that are not in gold (wrong law shown as if it applied).
 Exit status: 0, or 1 when the product breaks its verbatim promise, or 2 when the knowledge base is missing.
 """
 
@@ -25,7 +27,7 @@ from eval.detector import detect
 from eval.generative_baseline import write_answer
 from eval.hallucination_prompts import PROMPT_VERSION
 from eval.hallucination_report import format_summary, summarise, write_report
-from eval.product_audit import audit_answer, shown_tokens, tokens
+from eval.product_audit import audit_answer, judge_item, shown_tokens, tokens
 from eval.result_cache import DEFAULT_DIR, ResultCache
 from kb.passage import Passage
 from kb.store import ModelMismatchError, StoreMissingError, current_generation, default_store_dir
@@ -40,9 +42,10 @@ PRODUCT_CODE = ("kb", "query_understanding", "retrieval")
 Retrieve = Callable[[list[str], int], Answer]
 
 OFFLINE_MESSAGE = f"""\
-No LLM endpoint is configured: the generative baseline needs one, so it and the LLM detector are not run.
+The generative baseline needs an LLM endpoint, and none is configured: the baseline and the LLM detector are
+not run, and the baseline's hallucination rate is reported as "not run".
 {ENDPOINT_HOWTO}
-The product's verbatim check runs anyway."""
+The product's audit (verbatim units, false acceptance, false refusal, wrong law shown) runs anyway."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -120,6 +123,7 @@ def audit_item(
             "failures": [asdict(failure) for failure in failures],
             "shown_tokens": shown_tokens(answer),
             "failed_tokens": sum(tokens(failure.span) for failure in failures),
+            "judged": judge_item(answer, item.get("gold", [])),
         },
     }
 

@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 from eval.detector import Detection, Finding
+from eval.product_audit import format_judgements, summarise_judgements
 
 METHODS = ("deterministic", "llm", "combined")
 _TOKEN = re.compile(r"\w+")
@@ -36,6 +37,7 @@ def summarise(rows: list[dict], *, model: str | None, prompt_version: str) -> di
         "llm_detector_ran": llm_ran,
         "baseline": {method: _baseline_rates(answered, detections, method) for method in METHODS},
         "product": _product_rates(rows),
+        "product_audit": summarise_judgements([row["product"]["judged"] for row in rows]),
         "by_type": {
             kind: {
                 "items": sum(1 for row in rows if row["type"] == kind),
@@ -153,6 +155,9 @@ def format_summary(summary: dict) -> str:
     rows = [MAIN_HEADER, *_main_table(summary)]
     widths = [max(len(row[i]) for row in rows) for i in range(len(MAIN_HEADER))]
     lines += ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)) for row in rows]
+    baseline_rate = summary["baseline"]["combined" if summary["llm_detector_ran"] else "deterministic"]["rate"]
+    lines.append(f"the product judged as the baseline is (baseline hallucination rate: {_percent(baseline_rate)}):")
+    lines += format_judgements(summary["product_audit"])
     lines.append("by type (hallucination rate): baseline combined / product")
     for kind, rates in summary["by_type"].items():
         combined = rates["baseline_combined"] if summary["llm_detector_ran"] else rates["baseline_deterministic"]
@@ -200,6 +205,11 @@ def write_report(directory: Path, summary: dict, rows: list[dict]) -> None:
         f"{summary['items']} items; model `{summary['model'] or 'none'}`; prompt version "
         f"`{summary['prompt_version']}`; {summary['baseline_answers']} baseline answers written.",
         _markdown_table(MAIN_HEADER, _main_table(summary)),
+        "## The product judged as the baseline is",
+        "A passage of real law that does not answer the question, shown as the law that applies, misleads a "
+        "passenger as a wrong sentence would; it is counted here, beside the baseline's hallucination rate "
+        f"({_percent(summary['baseline']['combined' if llm else 'deterministic']['rate'])}).",
+        "\n".join(line.strip() and f"- {line.strip()}" for line in format_judgements(summary["product_audit"])),
         "## By item type (hallucination rate)",
         _markdown_table(
             ["type", "items", "baseline deterministic", "baseline LLM", "baseline combined", "product"], by_type

@@ -14,6 +14,7 @@ from tqdm import tqdm
 from ingest.build import WEB_DIR, build_knowledge_base
 from ingest.laws import SourceError
 from kb.store import SOURCES_DIR, default_store_dir
+from kb.verbatim import VerbatimError
 
 DEFAULT_SEEDS = ["https://airpassengerrights.ca/en/practical-guides", "https://rppa-appr.ca/eng/know-your-rights"]
 
@@ -83,6 +84,12 @@ def main(argv: list[str] | None = None) -> int:
         except SourceError as error:
             print(f"Cannot build the knowledge base: {error}", file=sys.stderr)
             return 2
+        except VerbatimError as error:
+            print(
+                f"Cannot build the knowledge base: {error}\nThe knowledge base in use was left as it was.",
+                file=sys.stderr,
+            )
+            return 1
     for warning in caught:
         print(f"warning: {warning.message}", file=sys.stderr)
     languages = Counter(p.lang for p in passages)

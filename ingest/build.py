@@ -11,6 +11,7 @@ from ingest.laws import load_law_passages
 from kb.bank import BANK_DIR, BankEntry, load_bank
 from kb.passage import Passage
 from kb.store import BuildReport, IndexedPassage, build
+from kb.verbatim import VerbatimError, check_passages
 from retrieval.enrich import index_text
 
 WEB_DIR = "web"
@@ -51,7 +52,11 @@ def build_knowledge_base(
     progress: Callable[[Iterable], Iterable] = lambda x: x,
     bank_dir: Path = BANK_DIR,
 ) -> tuple[BuildReport, list[Passage], list[BankEntry]]:
+    """Build and switch to a new generation, unless a passage is not its unit's text word for word
+    (VerbatimError names each one)."""
     passages = load_passages(sources_dir)
+    if failures := check_passages(passages, sources_dir):
+        raise VerbatimError(failures)  # the knowledge base in use stays as it was
     bank = load_question_bank(passages, bank_dir)
     indexed = [IndexedPassage(p, index_text(p)) for p in passages]
     return build(indexed, describe_sources(sources_dir), store_dir, progress, bank), passages, bank

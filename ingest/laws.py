@@ -31,7 +31,7 @@ BLOCKS = {
     "Introduction", "Preamble", "Enacts", "SignatureBlock", "SignatureLine",
 }  # fmt: skip
 NOT_SHOWN = {"HistoricalNote", "Footnote", "FootnoteRef", "colspec", "RecentAmendments", "Label", "MarginalNote"}
-LINE_TEXT = {"Text", "TitleText", "FormulaText", "FormulaTerm", "FormulaConnector", "OriginatingRef",
+LINE_TEXT = {"Text", "TitleText", "Caption", "FormulaText", "FormulaTerm", "FormulaConnector", "OriginatingRef",
              "SignatureName", "SignatureTitle", "title", "Leader"}  # fmt: skip
 
 ADDITIONAL_PROTOCOL = ("additional protocol", "protocole additionnel")
@@ -151,23 +151,35 @@ class InstrumentReader:
 
     def inline(self, element: ET.Element) -> str:
         """Text of a Text-like element, footnote markers left out."""
+        return squash(self.running_text(element))
+
+    def running_text(self, element: ET.Element) -> str:
+        """The element's text as written, spaces at its edges kept: they separate it from the words around it."""
         parts = [element.text or ""]
         for child in element:
-            if child.tag not in ("FootnoteRef", "Footnote") and self.in_force(child):
-                parts.append(self.inline(child))
+            if child.tag == "LineBreak":
+                parts.append(" ")
+            elif child.tag not in ("FootnoteRef", "Footnote") and self.in_force(child):
+                parts.append(self.running_text(child))
             parts.append(child.tail or "")
-        return squash("".join(parts))
+        return "".join(parts)
+
+    def cell(self, entry: ET.Element) -> str:
+        """A table cell: its text, or the lines of the blocks it holds (a signature block) side by side."""
+        if (entry.text or "").strip() or not any(child.tag in BLOCKS or child.tag in LINE_TEXT for child in entry):
+            return self.inline(entry)
+        return " ".join(self.lines(entry))
 
     def lines(self, element: ET.Element, prefix: str = "") -> list[str]:
         """The lines a reader sees for one element; `prefix` is a parent's label that shares the first line."""
         if element.tag in NOT_SHOWN or not self.in_force(element) or is_only_repealed(element):
             return []
         if element.tag == "row":
-            cells = [self.inline(entry) for entry in element]
+            cells = [self.cell(entry) for entry in element]
             return ["    ".join(cell for cell in cells if cell)] if any(cells) else []
         out: list[str] = []
         note = element.find("MarginalNote")
-        if note is not None and element.tag != "Section":
+        if note is not None:  # a body section's note is its passage's title; this is a section in a schedule
             out.append(self.inline(note))
         head = squash(f"{prefix} {label_text(element.find('Label'))}")
         for child in element:
@@ -186,7 +198,7 @@ class InstrumentReader:
                 if child_lines:
                     head = ""
                 out.extend(child_lines)
-        if head and out:
+        if head and (out or element.tag == "GroupHeading"):  # "Article 2" heads its article even with no title
             out.insert(0, head)
         return [line for line in out if line]
 
@@ -361,7 +373,14 @@ class InstrumentReader:
                 elif lines:
                     pending = pending + lines
 
-        yield from self.merge_units(item for child in document for item in walk(child))
+        # a preamble may sit beside the treaty's DocumentInternal, directly in the schedule
+        children = [
+            child
+            for outer in schedule
+            if outer.tag != "ScheduleFormHeading"
+            for child in (outer if outer is document else [outer])
+        ]
+        yield from self.merge_units(item for child in children for item in walk(child))
         if pending and seen_article:
             yield f"{unit}-final", "Final clauses" if self.instrument.lang == "en" else "Clauses finales", "", pending
 

@@ -1,15 +1,16 @@
 """Saved guide pages turned into verbatim passages: the main content only, one passage per h1–h3 section.
 
 A passage is the lines of one section, each line the text of one block of the page (a paragraph, a list
-item, a table cell) exactly as `get_text` reads it, so the verbatim check holds against the saved file.
-Navigation, headers, footers, asides, cookie banners, skip links and scripts are left out. Steps stay
-together: headings inside an ordered list, or headings such as "Step 1" / "Étape 1", do not start a new
-passage, because a step makes sense only with the others.
+item, a table cell), so the unit-complete check (`kb.verbatim`) holds against the saved file. Navigation,
+headers, footers, asides, cookie banners, skip links and scripts are left out. Steps stay together:
+headings inside an ordered list, or headings such as "Step 1" / "Étape 1", do not start a new passage,
+because a step makes sense only with the others.
 
-The splitters of langchain-text-splitters are not used: HTMLHeaderTextSplitter reads only an element's own
-strings, so "You can <a>file a complaint</a> today." comes out as the lines "You can today." and "file a
-complaint", which breaks the verbatim promise; neither it nor HTMLSectionSplitter keeps header ids, which
-the passages' anchors need.
+The sections are cut by langchain-text-splitters' HTMLSectionSplitter, which reads every string between two
+headings in document order. It joins strings with a space, so "<a>Agency</a>." would read "Agency ."; the
+content it is given is therefore first made plain: the boilerplate is removed, inline elements are
+unwrapped so that a block's text is one string, and each block is put on a line of its own. (Its sibling
+HTMLHeaderTextSplitter reads only an element's own strings and moves link text out of its sentence.)
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup, NavigableString, Tag
 from bs4.exceptions import ParserRejectedMarkup
+from langchain_text_splitters import HTMLSectionSplitter
+from lxml import etree
 
 from ingest.snapshot import MANIFEST, SavedPage, read_manifest
 from kb.passage import Passage
@@ -42,6 +45,7 @@ BOILERPLATE_ROLES = frozenset(
 )
 BOILERPLATE_MARKS = ("cookie", "consent", "skip-link", "skiplink", "skip-to")  # in an id or class
 SKIP_LINK_TEXT = ("skip to", "passer au", "aller au")
+_SPACES = re.compile(r"\s+")
 STEP_HEADING = re.compile(r"^\s*(step|étape)\s*\d+", re.IGNORECASE)
 
 
@@ -75,18 +79,17 @@ def load_web_passages(snapshot_dir: Path) -> list[Passage]:
 
 
 def page_passages(page: SavedPage, html: bytes, source: str) -> list[Passage]:
-    """The passages of one saved page, parsed as `kb.verbatim.source_text` parses it."""
+    """The passages of one saved page: its main content cut into sections, each section a passage."""
     soup = BeautifulSoup(html, "html.parser")
     if soup.find() is None:
         raise MalformedPage("no HTML elements")
-    reader = _SectionReader({id(string) for string in soup.strings})
-    reader.read(_main_content(soup))
+    lang = _language(soup)
+    sections = _split_sections(_main_content(soup))
     instrument = page.title or page.url
     doc = page.canonical_url
-    lang = _language(soup)
     units = Counter()
     passages = []
-    for section in reader.sections:
+    for section in sections:
         if not section.lines:
             continue
         unit = section.anchor or _slug(" ".join(section.headings)) or "intro"
@@ -119,55 +122,65 @@ class _Section:
     lines: list[str] = field(default_factory=list)
 
 
-class _SectionReader:
-    """Walks the main content in document order, cutting it into sections at h1–h3 and into lines at blocks.
+def _split_sections(main: Tag) -> list[_Section]:
+    """The main content cut at h1–h3 by HTMLSectionSplitter; `main` is made plain in place first."""
+    headings = [
+        (int(h.name[1]), " ".join(h.get_text(" ").split()), _anchor(h))
+        for h in main.find_all(SPLIT_HEADINGS)
+        if not _is_step(h) and not any(_is_boilerplate(tag) for tag in (h, *h.parents))
+    ]
+    html = _plain_html(main)
+    splitter = HTMLSectionSplitter(headers_to_split_on=[(name, name) for name in SPLIT_HEADINGS])
+    try:
+        documents = splitter.split_text(html)
+    except etree.LxmlError as error:
+        raise MalformedPage(f"its content could not be split into sections ({error})") from error
+    sections, open_headings, next_heading = [], [], 0
+    for document in documents:
+        lines = [" ".join(line.split()) for line in document.page_content.split("\n")]
+        lines = [line for line in lines if line]
+        ((_, title),) = document.metadata.items()
+        if title == "#TITLE#":  # the text before the first heading
+            sections.append(_Section((), "", lines))
+            continue
+        while next_heading < len(headings):  # headings of empty sections still open a level
+            level, text, anchor = headings[next_heading]
+            next_heading += 1
+            open_headings = [h for h in open_headings if h[0] < level] + [(level, text, anchor)]
+            if text == " ".join(title.split()):
+                break
+        if lines and lines[0] == open_headings[-1][1]:
+            lines = lines[1:]  # the heading is the passage's title
+        sections.append(_Section(tuple(text for _, text, _ in open_headings), open_headings[-1][2], lines))
+    return sections
 
-    Only the strings `get_text` reads (`visible`, by identity) are kept, and anything left out ends the
-    line, so every line is a run of consecutive page text.
-    """
 
-    def __init__(self, visible: set[int]) -> None:
-        self.visible = visible
-        self.open_headings: list[tuple[int, str, str]] = []  # level, text, anchor
-        self.sections = [_Section((), "")]
-        self.pieces: list[str] = []
-
-    def read(self, main: Tag) -> None:
-        self.walk(main)
-        self.end_line()
-
-    def walk(self, node: Tag) -> None:
-        for child in node.children:
-            if isinstance(child, NavigableString):
-                if id(child) in self.visible:
-                    self.pieces.append(str(child))
-            elif not isinstance(child, Tag):
-                continue
-            elif _is_boilerplate(child):
-                self.end_line()
-            elif child.name in SPLIT_HEADINGS and not _is_step(child):
-                self.start_section(child)
-            elif child.name in BLOCKS:
-                self.end_line()
-                self.walk(child)
-                self.end_line()
-            else:
-                self.walk(child)
-
-    def end_line(self) -> None:
-        line = " ".join("".join(self.pieces).split())
-        if line:
-            self.sections[-1].lines.append(line)
-        self.pieces.clear()
-
-    def start_section(self, heading: Tag) -> None:
-        self.end_line()
-        level = int(heading.name[1])
-        while self.open_headings and self.open_headings[-1][0] >= level:
-            self.open_headings.pop()
-        anchor = _anchor(heading)
-        self.open_headings.append((level, " ".join(heading.get_text(" ").split()), anchor))
-        self.sections.append(_Section(tuple(text for _, text, _ in self.open_headings), anchor))
+def _plain_html(main: Tag) -> str:
+    """`main` as a flat document: h1–h3 headings and lines of plain text, one line per block, nothing else."""
+    for tag in main.find_all(True):
+        if not tag.decomposed and _is_boilerplate(tag):
+            tag.decompose()
+    for string in list(main.descendants):
+        if not isinstance(string, NavigableString):
+            continue
+        if type(string) is NavigableString:  # the line breaks left are the ones between blocks
+            string.replace_with(_SPACES.sub(" ", string))
+        else:  # comments, CDATA, declarations: nothing a reader sees
+            string.extract()
+    headings = {id(tag) for tag in main.find_all(SPLIT_HEADINGS) if not _is_step(tag)}
+    inline = []
+    for tag in main.find_all(True):
+        if tag.name in BLOCKS:
+            tag.insert_before("\n")
+            tag.insert_after("\n")
+        if id(tag) in headings:
+            tag.attrs = {}
+        else:
+            inline.append(tag)
+    for tag in inline:
+        tag.unwrap()
+    main.smooth()
+    return f"<html><body>{main.decode_contents()}</body></html>"
 
 
 def _main_content(soup: BeautifulSoup) -> Tag:

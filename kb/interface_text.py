@@ -38,7 +38,6 @@ TEXT: dict[str, dict[str, str]] = {
             "Written from your message to search the law. They are the only words on this page not taken "
             "from you or from the law."
         ),
-        "situation": "Your situation, as searched:",
         "where": "Where it sits:",
         "language": "Language of this passage:",
         "official_link": "Official text on the Justice Laws website",
@@ -49,6 +48,7 @@ TEXT: dict[str, dict[str, str]] = {
             "(its conditions of carriage, published on its website) sets out its own terms."
         ),
         "shown_above": "The passages found for this question are shown above: {titles}.",
+        "also_shown_above": "Also found for this question, and shown above: {titles}.",
         "outside_foreign regime": (
             "This looks like a question under another country's rules, such as the European Union's "
             "Regulation 261/2004. The knowledge base holds Canadian law on air travel only, so it cannot show "
@@ -137,7 +137,6 @@ TEXT: dict[str, dict[str, str]] = {
             "Rédigées à partir de votre message pour chercher dans la loi. Ce sont les seuls mots de cette page "
             "qui ne viennent ni de vous ni de la loi."
         ),
-        "situation": "Votre situation, telle que recherchée :",
         "where": "Emplacement :",
         "language": "Langue de ce passage :",
         "official_link": "Texte officiel sur le site Web de la législation",
@@ -149,6 +148,7 @@ TEXT: dict[str, dict[str, str]] = {
             "conditions."
         ),
         "shown_above": "Les passages trouvés pour cette question sont affichés plus haut : {titles}.",
+        "also_shown_above": "Également trouvés pour cette question, et affichés plus haut : {titles}.",
         "outside_foreign regime": (
             "Cette question semble porter sur les règles d'un autre pays, comme le règlement 261/2004 de l'Union "
             "européenne. La base de connaissances ne contient que le droit canadien du transport aérien et ne "

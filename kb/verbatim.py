@@ -1,54 +1,364 @@
-"""The verbatim promise, checked: a shown passage must be findable in the source text it cites."""
+"""The verbatim promise, checked: a shown passage is its unit's whole in-force text, word for word.
+
+A passage passes when its words, in order, are exactly the words of its unit as read again from the
+shipped source: nothing left out, nothing added from another unit, no two words glued together, no word
+changed. Only spacing and line breaks may differ. The reference text is read here, from the XML or the
+saved page, without the passage builders of `ingest/`, so that a fault in a builder cannot hide itself.
+
+For the law, a unit is a section of the body (its marginal note is the passage's title, not its text), an
+article of a treaty reproduced in a schedule (with the chapter headings just before it), a treaty's preamble,
+final clauses or additional protocol, any other schedule, the enacting text, or the related provisions. Its
+in-force text leaves out footnotes, historical notes, provisions not yet in force and provisions whose text
+is a repeal notice. For a guide page, a unit is one h1–h3 section of the page's main content, with its heading
+as its title.
+"""
 
 from __future__ import annotations
 
+import difflib
+import json
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from bs4 import BeautifulSoup
+from bs4 import BeautifulSoup, NavigableString, Tag
 
-_WHITESPACE = re.compile(r"\s+")
+from kb.passage import Passage
+
+LIMS = "{http://justice.gc.ca/lims}"
+# Annotations printed beside the law, not part of it.
+ANNOTATIONS = frozenset({"Footnote", "FootnoteRef", "HistoricalNote", "RecentAmendments"})
+# Elements that run on inside a sentence; any other element starts a new piece of text.
+INLINE = frozenset({
+    "XRefInternal", "XRefExternal", "Emphasis", "DefinedTermEn", "DefinedTermFr", "DefinitionRef",
+    "DefinitionEnOnly", "Language", "Sup", "Sub", "Leader", "LeaderRightJustified", "LineBreak", "Repealed",
+    "FootnoteRef",
+})  # fmt: skip
+ARTICLE_HEADING = re.compile(r"^Article\s+([0-9]+|[IVXLC]+|premier|Premier)\b")
+SCHEDULE_LABEL = re.compile(r"^(?:SCHEDULE|ANNEXE)\s+([0-9]+|[IVXLC]+)\b")
+ADDITIONAL_PROTOCOL = ("additional protocol", "protocole additionnel")
+ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
 
 
-def squeeze(text: str) -> str:
-    """Drop all whitespace, so that line breaks and spacing choices do not count as differences."""
-    return _WHITESPACE.sub("", text)
+@dataclass(frozen=True)
+class Failure:
+    """A passage that is not its unit's text, and why, in words a maintainer can act on."""
+
+    passage: str  # doc|lang|unit
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.passage}: {self.reason}"
 
 
-def occurs_verbatim(text: str, source_text: str) -> bool:
-    """True when every line of `text` occurs, in order and character for character, in `source_text`.
+class VerbatimError(RuntimeError):
+    """Passages that are not their units' text; the knowledge base built from them is not switched to."""
 
-    A passage is shown as lines (a label and its text, a heading); material the law marks as
-    repealed or historical may sit between two lines in the source, never inside one.
-    """
-    haystack = squeeze(source_text)
-    position = 0
-    for line in text.splitlines():
-        needle = squeeze(line)
-        if not needle:
-            continue
-        found = haystack.find(needle, position)
-        if found < 0:
+    def __init__(self, failures: list[Failure]):
+        self.failures = failures
+        shown = "\n".join(f"  {failure}" for failure in failures[:20])
+        more = f"\n  … and {len(failures) - 20} more" if len(failures) > 20 else ""
+        super().__init__(f"{len(failures)} passage(s) are not their unit's text word for word:\n{shown}{more}")
+
+
+# -- comparing ----------------------------------------------------------------------------------------------
+
+
+def difference(shown: str, reference: str) -> str | None:
+    """None when `shown` has exactly the words of `reference` in order; else the first difference, in words."""
+    shown_words, reference_words = shown.split(), reference.split()
+    if shown_words == reference_words:
+        return None
+    if not shown_words:
+        return "the passage is empty"
+    matcher = difflib.SequenceMatcher(None, reference_words, shown_words, autojunk=False)
+    for tag, ref_start, ref_end, shown_start, shown_end in matcher.get_opcodes():
+        lost = _quote(reference_words[ref_start:ref_end])
+        added = _quote(shown_words[shown_start:shown_end])
+        at = f"after {_quote(reference_words[max(0, ref_start - 4) : ref_start])}" if ref_start else "at the start"
+        if tag == "delete":
+            return f"left out {lost} {at}"
+        if tag == "insert":
+            return f"not in the unit: {added} {at}"
+        if tag == "replace":
+            return f"{added} instead of {lost} {at}"
+    return "the words differ"  # pragma: no cover - equal word lists returned above
+
+
+def _quote(words: list[str]) -> str:
+    text = " ".join(words)
+    return f"“{text[:120]}…”" if len(text) > 120 else f"“{text}”"
+
+
+def check_passages(passages: Iterable[Passage], sources_dir: Path) -> list[Failure]:
+    """Every unit whose shown text (its parts joined, as the page shows them) is not its reference text."""
+    units: dict[tuple[str, str, str], list[Passage]] = {}
+    for passage in passages:
+        units.setdefault((passage.doc, passage.lang, passage.unit), []).append(passage)
+    failures = []
+    for (doc, lang, unit), parts in units.items():
+        parts = sorted(parts, key=lambda p: p.part)
+        failure = check_unit(parts[0], "\n".join(p.text for p in parts), sources_dir)
+        if failure:
+            failures.append(Failure(f"{doc}|{lang}|{unit}", failure))
+    return failures
+
+
+def check_unit(passage: Passage, shown: str, sources_dir: Path) -> str | None:
+    """Why `shown`, the whole text of `passage`'s unit, is not that unit's text; None when it is."""
+    path = sources_dir / passage.source
+    if not path.is_file():
+        return f"its source {passage.source} is not shipped"
+    if passage.kind == "guide":
+        candidates = guide_references(path, passage)
+        if not candidates:
+            return f"no section of {passage.source} has the heading {' › '.join(_chain(passage)) or '(none)'}"
+        reasons = [difference(shown, reference) for reference in candidates]
+        return None if None in reasons else reasons[0]
+    reference = law_units(path).get(passage.unit)
+    if reference is None:
+        return f"{passage.source} has no unit {passage.unit} in force"
+    return difference(shown, reference)
+
+
+# -- the law, read from its XML ------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=32)
+def law_units(path: Path) -> dict[str, str]:
+    """unit id -> the unit's in-force text, for one shipped XML instrument."""
+    return LawReader(ET.parse(path).getroot()).units()
+
+
+class LawReader:
+    """The in-force text of an instrument's units, read straight from the XML."""
+
+    def __init__(self, root: ET.Element):
+        self.root = root
+        self.current_to = root.get(f"{LIMS}current-date", "9999-12-31")
+
+    def in_force(self, element: ET.Element) -> bool:
+        if element.tag in ANNOTATIONS or element.get("in-force") == "no":
             return False
-        position = found + len(needle)
-    return bool(squeeze(text))
+        start = element.get(f"{LIMS}inforce-start-date")
+        return (start is None or start <= self.current_to) and not self.repealed(element)
+
+    @staticmethod
+    def repealed(element: ET.Element) -> bool:
+        """A provision whose text closes with a repeal notice ("[Repealed, ...]") is no longer law."""
+        text = element.find("Text")
+        if text is None or not len(text):
+            return False
+        return text[-1].tag == "Repealed" and not (text[-1].tail or "").strip()
+
+    def pieces(
+        self, element: ET.Element, skip: frozenset[str] = frozenset(), path: tuple[ET.Element, ...] = ()
+    ) -> Iterator[tuple[tuple[ET.Element, ...], str]]:
+        """(elements from the top down to the run, text) for each run of text under `element`, in document
+        order; `skip` names child tags of `element` itself to leave out."""
+        if not self.in_force(element):
+            return
+        path = (*path, element)
+        if self.runs_on(element):
+            yield path, self.running_text(element)
+            return
+        for child in element:
+            if child.tag not in skip:
+                yield from self.pieces(child, path=path)
+
+    @staticmethod
+    def running_label(label: ET.Element | None) -> str:
+        """A label's text, footnote markers left out."""
+        if label is None:
+            return ""
+        parts = [label.text or ""]
+        for child in label:
+            if child.tag not in ANNOTATIONS:
+                parts.append("".join(child.itertext()))
+            parts.append(child.tail or "")
+        return " ".join("".join(parts).split())
+
+    @staticmethod
+    def runs_on(element: ET.Element) -> bool:
+        has_text = (element.text or "").strip() or any((child.tail or "").strip() for child in element)
+        return bool(has_text) or any(child.tag in INLINE for child in element)
+
+    def running_text(self, element: ET.Element) -> str:
+        parts = [element.text or ""]
+        for child in element:
+            if child.tag == "LineBreak":
+                parts.append(" ")
+            elif child.tag not in ("FootnoteRef", "Footnote") and self.in_force(child):
+                parts.append(self.running_text(child))
+            parts.append(child.tail or "")
+        return "".join(parts)
+
+    def text(self, element: ET.Element, skip: frozenset[str] = frozenset()) -> str:
+        return "\n".join(text for _, text in self.pieces(element, skip))
+
+    def units(self) -> dict[str, str]:
+        units: dict[str, str] = {}
+        enacting = next((e for e in self.root if e.tag in ("Order", "Introduction")), None)
+        if enacting is not None and self.in_force(enacting):
+            units["preamble"] = self.text(enacting)
+        body = self.root.find("Body")
+        for section in body.findall("Section") if body is not None else []:
+            if self.in_force(section):
+                units[section_id(section)] = self.text(section, skip=frozenset({"MarginalNote"}))
+        for schedule in self.root.findall("Schedule"):
+            if self.in_force(schedule) and schedule.get("id") != "NifProvs":
+                units.update(self.schedule_units(schedule))
+        return {unit: text for unit, text in units.items() if text.split()}
+
+    def schedule_units(self, schedule: ET.Element) -> dict[str, str]:
+        if schedule.get("id") == "RelatedProvs":
+            return {"relprov": self.text(schedule)}
+        label = schedule.find("ScheduleFormHeading/Label")
+        match = SCHEDULE_LABEL.match(" ".join("".join(label.itertext()).split())) if label is not None else None
+        unit = f"sch{roman_or_arabic(match.group(1))}" if match else "sch"
+        articles = self.treaty_units(schedule, unit)
+        return articles if any("-art" in name for name in articles) else {unit: self.text(schedule)}
+
+    def treaty_units(self, schedule: ET.Element, unit: str) -> dict[str, str]:
+        """A treaty's text cut into its articles. Headings go with the article (or protocol) that follows them;
+        other text before the first article is the preamble, text after the last one the final clauses."""
+        units: dict[str, list[str]] = {}
+        waiting: list[str] = []
+        seen_article = False
+        for owner, text in self.treaty_pieces(schedule, unit):
+            if owner == "heading" or (owner == "text" and seen_article):
+                waiting.append(text)
+                continue
+            if owner == "text":
+                owner = f"{unit}-preamble"
+            seen_article = seen_article or "-art" in owner
+            units.setdefault(owner, []).extend([*waiting, text])
+            waiting = []
+        if waiting:
+            units.setdefault(f"{unit}-final" if seen_article else f"{unit}-preamble", []).extend(waiting)
+        return {name: "\n".join(texts) for name, texts in units.items()}
+
+    def treaty_pieces(self, schedule: ET.Element, unit: str) -> Iterator[tuple[str, str]]:
+        """(owner, text): owner is an article or protocol unit, "heading" (a heading outside an article),
+        or "text" (any other text outside an article)."""
+        for path, text in self.pieces(schedule):
+            owner = "heading" if any(e.tag in ("GroupHeading", "ScheduleFormHeading") for e in path) else "text"
+            for group in (e for e in path if e.tag == "Group"):
+                heading = _heading_text(group)
+                if article := ARTICLE_HEADING.match(heading):
+                    owner = f"{unit}-art{roman_or_arabic(article.group(1))}"
+                    break
+                if heading.lower().startswith(ADDITIONAL_PROTOCOL):
+                    owner = f"{unit}-addprot"
+                    break
+            yield owner, text
+
+
+def _heading_text(group: ET.Element) -> str:
+    heading = group.find("GroupHeading")
+    return " ".join("".join(heading.itertext()).split()) if heading is not None else ""
+
+
+def section_id(section: ET.Element) -> str:
+    """ "s19", "s18.1"; a label naming a range ("11 to 13") gives "s11-13"."""
+    label = section.find("Label")
+    text = LawReader.running_label(label)
+    return "s" + re.sub(r"\s+", "", re.sub(r"\s+(?:to|à)\s+", "-", text))
+
+
+def roman_or_arabic(token: str) -> int:
+    if token.lower() == "premier":
+        return 1
+    if token.isdigit():
+        return int(token)
+    values = [ROMAN[c] for c in token.upper()]
+    return sum(-v if i + 1 < len(values) and values[i + 1] > v else v for i, v in enumerate(values))
+
+
+# -- guide pages, read from the saved HTML -------------------------------------------------------------------
+
+SECTION_HEADINGS = ("h1", "h2", "h3")
+HTML_BLOCKS = frozenset({
+    "address", "article", "blockquote", "br", "caption", "dd", "details", "div", "dl", "dt", "fieldset",
+    "figcaption", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "ol", "p", "pre",
+    "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+})  # fmt: skip
+NOT_CONTENT_TAGS = frozenset({
+    "aside", "button", "dialog", "footer", "form", "head", "iframe", "nav", "noscript", "script", "select",
+    "style", "svg", "template",
+})  # fmt: skip
+NOT_CONTENT_ROLES = frozenset(
+    {"alertdialog", "banner", "complementary", "contentinfo", "dialog", "navigation", "search"}
+)
+NOT_CONTENT_MARKS = ("cookie", "consent", "skip-link", "skiplink", "skip-to")
+SKIP_LINKS = ("skip to", "passer au", "aller au")
+STEP = re.compile(r"^\s*(step|étape)\s*\d+", re.IGNORECASE)
+
+
+def guide_references(path: Path, passage: Passage) -> list[str]:
+    """The texts of the page's sections that carry `passage`'s headings (several when headings repeat)."""
+    chain = _chain(passage)
+    return [text for headings, text in page_sections(path) if headings == chain]
+
+
+def _chain(passage: Passage) -> tuple[str, ...]:
+    """The headings over a guide passage; the text before a page's first heading has none."""
+    if passage.unit.split("-")[0] == "intro" and not passage.heading_path:
+        return ()
+    return (*passage.heading_path, passage.title)
 
 
 @lru_cache(maxsize=64)
-def source_text(path: Path) -> str:
-    """The full text of a shipped source file: an XML instrument or a saved HTML page."""
-    if path.suffix == ".xml":
-        return " ".join(law_text(ET.parse(path).getroot()))
-    return BeautifulSoup(path.read_bytes(), "html.parser").get_text(" ")
+def page_sections(path: Path) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """(headings, text) for each h1–h3 section of a saved page's main content (the heading is the title)."""
+    soup = BeautifulSoup(path.read_bytes(), "html.parser")
+    main = soup.find("main") or soup.find(attrs={"role": "main"}) or soup.find("article") or soup.body or soup
+    sections: list[tuple[tuple[str, ...], list[str]]] = [((), [])]
+    open_headings: list[tuple[int, str]] = []
+    stack: list[Tag | NavigableString | None] = [main]  # None ends a block: a word boundary
+    while stack:
+        node = stack.pop()
+        if node is None:
+            sections[-1][1].append("\n")
+        elif type(node) is NavigableString:  # text, not a comment, declaration or script
+            sections[-1][1].append(str(node))
+        elif isinstance(node, Tag) and not _not_content(node):
+            if node.name in SECTION_HEADINGS and not _is_step(node):
+                level, title = int(node.name[1]), " ".join(node.get_text(" ").split())
+                open_headings = [(lv, text) for lv, text in open_headings if lv < level] + [(level, title)]
+                sections.append((tuple(text for _, text in open_headings), []))
+                continue  # the heading is the passage's title, not part of its text
+            block = node.name in HTML_BLOCKS
+            stack.extend([None] if block else [])
+            stack.extend(reversed(list(node.children)))
+            stack.extend([None] if block else [])
+    return tuple((headings, "".join(pieces)) for headings, pieces in sections if "".join(pieces).split())
 
 
-def law_text(element: ET.Element):
-    """Every piece of text of an XML instrument but footnote markers and footnotes, which annotate the law."""
-    if element.tag in ("FootnoteRef", "Footnote"):
-        return
-    yield element.text or ""
-    for child in element:
-        yield from law_text(child)
-        yield child.tail or ""
+def _not_content(tag: Tag) -> bool:
+    if tag.name in NOT_CONTENT_TAGS or tag.has_attr("hidden") or tag.get("aria-hidden") == "true":
+        return True
+    if tag.name == "header" and tag.find_parent(["main", "article"]) is None:
+        return True
+    if tag.get("role") in NOT_CONTENT_ROLES:
+        return True
+    marks = " ".join([tag.get("id") or "", *(tag.get("class") or [])]).lower()
+    if any(mark in marks for mark in NOT_CONTENT_MARKS):
+        return True
+    return tag.name == "a" and tag.get_text(" ").strip().lower().startswith(SKIP_LINKS)
+
+
+def _is_step(heading: Tag) -> bool:
+    return heading.find_parent("ol") is not None or bool(STEP.match(heading.get_text(" ")))
+
+
+# -- records outside the knowledge base ---------------------------------------------------------------------
+
+
+def law_sources(sources_dir: Path) -> dict[tuple[str, str], str]:
+    """(doc, lang) -> XML file, from the snapshot's manifest."""
+    manifest = json.loads((sources_dir / "manifest.json").read_text(encoding="utf-8"))
+    return {(item["doc"], item["language"]): item["file"] for item in manifest["instruments"]}

@@ -49,6 +49,12 @@ _AIRPORT_CODE = re.compile(
     r"|AMS|FRA|MUC|FCO|MAD|BCN|LIS|DUB|KEF|DXB|DOH|HND|NRT|ICN|HKG|PEK|PVG|DEL|BOM|MEX|CUN|PUJ|SJO|PVR|SJD"
     r"|MBJ|HAV|VRA|US|USA|UK|EU)\b"
 )
+_CANADIAN_PLACE = re.compile(rf"\b(?:{_CANADIAN_PLACES})\b")
+_CANADIAN_RULES = re.compile(
+    r"\bcanad\w*|\b(?:appr|cta|otc|rppa|air passenger protection|protection des passagers aeriens"
+    r"|office des transports)\b"
+)
+_CANADIAN_CODE = re.compile(r"\bY[A-Z]{2}\b")
 _ROUTE_OF_CODES = re.compile(r"\b[A-Z]{3}\s*(?:-|–|→|->|/|>|to)\s*[A-Z]{3}\b")
 
 SCOPE_SENTENCES: dict[str, dict[ScopeChoice, str]] = {
@@ -66,6 +72,12 @@ def says_where_flight_went(turns: list[str]) -> bool:
         if _AIRPORT_CODE.search(turn) or _ROUTE_OF_CODES.search(turn):
             return True
     return False
+
+
+def names_canada(text: str) -> bool:
+    """True when the text names Canada, a Canadian place or airport, or Canada's rules or agency."""
+    folded = fold(text)
+    return bool(_CANADIAN_PLACE.search(folded) or _CANADIAN_RULES.search(folded) or _CANADIAN_CODE.search(text))
 
 
 def with_flight_scope(turns: list[str], choice: ScopeChoice) -> list[str]:

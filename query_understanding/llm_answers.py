@@ -1,8 +1,10 @@
 """Read what the language model sent back, repair what can be repaired, and refuse the rest.
 
-The model's text is never trusted: a prompt injection in the passenger's message can at worst yield odd but
-harmless questions, because each question must be one short line of plain text that asks something and
-relates to the conversation or to air passenger issues.
+The model's text is never trusted. Each question it writes must pass the rule for machine-written text
+(`machine_text.rule_broken`: one plain question, no figure the passenger did not give, no address, no
+formatting); one question that breaks it means the whole answer is refused and the built-in rules write the
+questions instead, because a model that plants a figure or a link in one question may have been steered. A
+question that passes but relates neither to the conversation nor to an air passenger issue is left out.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import json
 import re
 
 from query_understanding.cleaning import clean_text, has_words
-from query_understanding.segments import looks_like_question
+from query_understanding.machine_text import rule_broken
 from query_understanding.understanding import MAX_QUESTIONS
 from query_understanding.vocabulary import topics
 
@@ -61,17 +63,26 @@ def standalone_from(answer: object, conversation: str) -> str:
     return text
 
 
-def questions_from(answer: object, source: str) -> tuple[str, ...]:
-    """At most three distinct usable questions, in the model's order; none usable is refused."""
+def questions_from(answer: object, source: str, passenger_text: str) -> tuple[str, ...]:
+    """At most three distinct questions that relate to `source`, in the model's order.
+
+    Refused when any question breaks the rule for machine-written text against `passenger_text` (the
+    passenger's own messages), or when none is left.
+    """
     values = answer.get("questions") if isinstance(answer, dict) else answer
     if not isinstance(values, list):
         raise UnusableAnswer("the answer had no list of questions")
     kept: dict[str, str] = {}
     for value in values:
-        question = _plain_line(value, MAX_QUESTION_CHARS * 2) if isinstance(value, str) else ""
-        usable = has_words(question) and len(question) <= MAX_QUESTION_CHARS and looks_like_question(question)
-        if usable and _related(question, source):
-            kept.setdefault(question.casefold().rstrip("?. "), question if question.endswith("?") else f"{question}?")
+        if not isinstance(value, str):
+            continue
+        question = clean_text(value, MAX_QUESTION_CHARS * 2)
+        if len(question) > MAX_QUESTION_CHARS:
+            raise UnusableAnswer("a question it wrote was too long")
+        if broken := rule_broken(question, passenger_text):
+            raise UnusableAnswer(f"a question it wrote broke the rule for machine-written text: {broken}")
+        if _related(question, source):
+            kept.setdefault(question.casefold().rstrip("?. "), question)
     if not kept:
         raise UnusableAnswer("the answer had no usable question")
     return tuple(kept.values())[:MAX_QUESTIONS]

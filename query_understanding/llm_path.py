@@ -31,7 +31,7 @@ def understand_with_llm(history: list[str], message: str, client: OpenAI, model:
         answer = _ask(client, model, DECONTEXTUALISE_PROMPT, {"history": history, "message": message})
         standalone = standalone_from(answer, conversation)
     answer = _ask(client, model, DECOMPOSE_PROMPT, {"message": standalone}, DECOMPOSE_MAX_TOKENS)
-    return Understanding(standalone, questions_from(answer, f"{conversation} {standalone}"), "llm")
+    return Understanding(standalone, questions_from(answer, f"{conversation} {standalone}", conversation), "llm")
 
 
 def fallback_note(error: BaseException) -> str:

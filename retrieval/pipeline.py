@@ -14,7 +14,7 @@ from query_understanding.understanding import Understanding
 from retrieval.coverage import outside_coverage
 from retrieval.engine import SearchEngine
 from retrieval.language import detect_language
-from retrieval.results import Answer, QuestionResult
+from retrieval.results import Answer, Hit, QuestionResult
 
 DEFAULT_K = 5
 QUESTION_MODES = ("understand", "joined", "last")
@@ -44,7 +44,8 @@ def answer(
 ) -> Answer:
     """Understand the last turn in the light of the earlier ones, then search each question.
 
-    A unit already shown for an earlier question is not repeated; a question with nothing above the
+    A unit already shown for an earlier question is not repeated: the question points up to it when it is
+    among the question's own first results. A question with nothing above the
     relevance threshold keeps an empty list, which the page reports as not covered. `question_mode`
     "joined" or "last" skips query understanding (one question: all turns, or the last turn), for the
     evaluator's comparisons.
@@ -64,13 +65,14 @@ def answer(
     shown: set[tuple[str, str]] = set()
     results = []
     for question in understanding.questions:
-        hits, above = [], []
-        for hit in engine.search(question, lang, k=limit + len(shown)):
-            unit = (hit.passage.doc, hit.passage.unit)
-            if unit in shown:
-                above.append(hit)
-            elif len(hits) < limit:
-                hits.append(hit)
-        shown.update((hit.passage.doc, hit.passage.unit) for hit in hits)
-        results.append(QuestionResult(question, tuple(hits), tuple(above[:limit])))
+        found = engine.search(question, lang, k=limit + len(shown))
+        hits = [hit for hit in found if _unit(hit) not in shown][:limit]
+        # a pointer up names only what this question would itself have shown first, never a weaker match
+        above = [hit for hit in found[:limit] if _unit(hit) in shown]
+        shown.update(_unit(hit) for hit in hits)
+        results.append(QuestionResult(question, tuple(hits), tuple(above)))
     return Answer(understanding, tuple(results))
+
+
+def _unit(hit: Hit) -> tuple[str, str]:
+    return hit.passage.doc, hit.passage.unit

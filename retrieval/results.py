@@ -18,8 +18,8 @@ class Hit:
 class QuestionResult:
     """One sub-question and its passages.
 
-    `shown_above` holds what the question found that an earlier question already shows (each unit is shown
-    once); no hits and nothing shown above means the knowledge base does not cover the question.
+    `shown_above` holds what an earlier question already shows among this question's own first results (each
+    unit is shown once); no hits and nothing shown above means the knowledge base does not cover the question.
     """
 
     question: str

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from eval.openai_stub import StubEndpoint
 from kb.feedback import FeedbackLog
 from kb.interface_text import TEXT, escape_markdown
 from kb.store import current_generation
@@ -83,7 +84,7 @@ def test_a_compound_message_shows_each_question_with_verbatim_passages_and_links
     page = markdown(at)
     assert "**Questions searched**" in page
     for number, result in enumerate(answer.results, start=1):
-        assert f"**{number}\\. " in page
+        assert f"{number}. {result.question}" in texts(at)
         for hit in result.hits:
             assert f"(<{hit.passage.url}>)" in page
             assert hit.passage.text in texts(at)
@@ -201,7 +202,7 @@ def test_a_failing_language_service_falls_back_with_a_note(feedback_db, monkeypa
     assert answer.understanding.path == "offline" and answer.understanding.note
     note_start = escape_markdown(TEXT["en"]["offline_note"].split("{")[0])
     assert any(caption.value.startswith(note_start) for caption in at.caption)
-    assert any("test\\-model" in caption.value for caption in at.sidebar.caption)
+    assert any("test-model" in text.value for text in at.sidebar.text)  # plain text: the address is no link
 
 
 def test_a_missing_knowledge_base_offers_to_build_it(feedback_db, tmp_path, monkeypatch):
@@ -279,3 +280,58 @@ def test_an_unwritable_feedback_log_still_shows_the_passages(feedback_db, tmp_pa
     at = send(open_page(), "My bag was lost on my flight to Halifax")
     assert at.expander and not at.feedback
     assert any(result.hits for result in latest_answer(at).results)
+
+
+PLANTED = "You are owed $4,321 under APPR s.19, claim it now at www.evil.example?"
+HOSTILE = (
+    "My flight to Halifax was delayed 5 hours. Claim at https://evil.example or www.evil.example, mail a@evil.example"
+)
+
+
+def page_strings(at: AppTest) -> str:
+    """Every piece of text the page holds, main area and sidebar, from the elements' own messages."""
+    found = []
+
+    def walk(node) -> None:
+        if (proto := getattr(node, "proto", None)) is not None:
+            found.append(str(proto))
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at._tree)
+    return "\n".join(found)
+
+
+def planting_endpoint():
+    reply = json.dumps(
+        {"standalone": PLANTED, "questions": [PLANTED, "What do I get? [Claim now](http://evil.example)"]}
+    )
+    return StubEndpoint(lambda system, user: reply)
+
+
+def test_a_language_model_that_plants_an_amount_and_a_link_is_not_shown(feedback_db, monkeypatch):
+    from query_understanding import understand
+
+    message = "Our WestJet flight from Calgary to Halifax was delayed 7 hours. What are we owed?"
+    with planting_endpoint() as stub:
+        monkeypatch.setenv("OPENAI_BASE_URL", stub.config.base_url)
+        monkeypatch.setenv("PASSENGER_LLM_MODEL", "stub-model")
+        monkeypatch.setenv("PASSENGER_LLM_RETRIES", "0")
+        at = send(open_page(), message)
+        assert stub.requests  # the language model was asked
+    understanding = latest_answer(at).understanding
+    assert understanding.path == "offline"
+    assert understanding.questions == understand([message], config=None).questions
+    for number, question in enumerate(understanding.questions, start=1):
+        assert f"{number}. {question}" in texts(at)
+    everything = page_strings(at)
+    assert message in everything
+    for planted in ("4,321", "4321", "evil", "Claim now"):
+        assert planted not in everything
+
+
+def test_addresses_in_a_message_are_only_ever_plain_text(feedback_db):
+    at = send(open_page(), HOSTILE)
+    assert HOSTILE in texts(at)
+    for element in [*at.markdown, *at.caption, *at.info, *at.warning, *at.sidebar.caption]:
+        assert "evil" not in element.value.replace("\\", ""), element.value

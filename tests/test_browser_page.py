@@ -26,6 +26,8 @@ from urllib.parse import quote
 import pytest
 from websockets.sync.client import connect
 
+from eval.openai_stub import StubEndpoint
+from query_understanding import understand
 from retrieval.engine import SearchEngine
 from retrieval.pipeline import answer
 
@@ -90,18 +92,19 @@ def chromium_or_skip() -> Path:
     return CHROMIUM
 
 
-@pytest.fixture(scope="module")
-def page_url(store_dir, tmp_path_factory) -> Iterator[str]:
-    """The page served by `streamlit run app.py` on a free local port."""
+@contextlib.contextmanager
+def streamlit_page(store_dir: Path, directory: Path, **settings: str) -> Iterator[str]:
+    """The page served by `streamlit run app.py` on a free local port; `settings` are extra environment."""
     port = free_port()
     env = {
         **os.environ,
         "PASSENGER_KB_STORE": str(store_dir),
-        "PASSENGER_FEEDBACK_DB": str(tmp_path_factory.mktemp("browser") / "feedback.sqlite3"),
+        "PASSENGER_FEEDBACK_DB": str(directory / "feedback.sqlite3"),
         "PASSENGER_REVIEW_PASSWORD": REVIEW_PASSWORD,
     }
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
         env.pop(name, None)
+    env.update(settings)
     command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true"]
     command += ["--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
     server = subprocess.Popen(command, cwd=PROJECT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -111,6 +114,12 @@ def page_url(store_dir, tmp_path_factory) -> Iterator[str]:
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def page_url(store_dir, tmp_path_factory) -> Iterator[str]:
+    with streamlit_page(store_dir, tmp_path_factory.mktemp("browser")) as url:
+        yield url
 
 
 def launch_chromium(executable: Path, profile: str) -> tuple[subprocess.Popen, str]:
@@ -206,6 +215,24 @@ def law_links(browser: Browser) -> list[str]:
     )
 
 
+def links_not_to_sources(browser: Browser, page_url: str) -> list[str]:
+    """Every link on the page that is neither an official source nor the page's own navigation."""
+    sources = ["https://laws-lois.justice.gc.ca/", "https://otc-cta.gc.ca", "https://open.canada.ca/", page_url]
+    return browser.evaluate(
+        f"[...document.querySelectorAll('a')].map(a => a.href || a.outerHTML)"
+        f".filter(href => !{json.dumps(sources)}.some(source => href.startsWith(source)))"
+    )
+
+
+def ask(browser: Browser, page_url: str, message: str) -> str:
+    browser.call("Page.navigate", url=page_url)
+    wait_for(lambda: browser.evaluate(f"!!document.querySelector('{CHAT_BOX}')"), 60, "the chat box")
+    browser.type_and_send(message)
+    wait_for(lambda: "Questions searched" in body_text(browser), 60, "the answer")
+    wait_for(lambda: not browser.evaluate("!!document.querySelector('[data-testid=\"stSpinner\"]')"), 60, "the end")
+    return body_text(browser)
+
+
 def first_line(text: str) -> str:
     return text.splitlines()[0][:80]
 
@@ -256,3 +283,34 @@ def test_a_volunteer_opens_the_review_page_and_sees_the_logged_turn(page_url, br
     wait_for(lambda: "Export judgements" in body_text(browser), 60, "the review page")
     assert "My bag was lost on my flight to Halifax" in body_text(browser)
     browser.screenshot(ARTIFACTS / "review-page.png")
+
+
+HOSTILE = (
+    "My flight to Halifax was delayed 5 hours. Claim at https://evil.example or www.evil.example, mail a@evil.example"
+)
+PLANTED = "You are owed $4,321 under APPR s.19, claim it now at www.evil.example?"
+
+
+def test_addresses_typed_by_a_passenger_never_become_links(page_url, browser):
+    text = ask(browser, page_url, HOSTILE)
+    assert HOSTILE in text
+    assert law_links(browser)  # the official sources are links
+    assert links_not_to_sources(browser, page_url) == []
+    browser.screenshot(ARTIFACTS / "passenger-page-addresses.png")
+
+
+def test_an_amount_and_a_link_planted_by_the_language_model_appear_nowhere(store_dir, tmp_path, browser):
+    message = "Our Porter flight from Ottawa to Halifax was cancelled and we arrived 10 hours late. What are we owed?"
+    reply = json.dumps({"standalone": PLANTED, "questions": [PLANTED]})
+    with StubEndpoint(lambda system, user: reply) as stub:
+        settings = {"OPENAI_BASE_URL": stub.config.base_url, "PASSENGER_LLM_MODEL": "stub-model"}
+        with streamlit_page(store_dir, tmp_path, **settings, PASSENGER_LLM_RETRIES="0") as url:
+            text = ask(browser, url, message)
+            links = links_not_to_sources(browser, url)
+            html = browser.evaluate("document.documentElement.outerHTML")
+        assert stub.requests
+    for planted in ("4,321", "4321", "evil"):
+        assert planted not in text and planted not in html
+    assert links == []
+    for question in understand([message], config=None).questions:
+        assert question in text

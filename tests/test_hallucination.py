@@ -47,15 +47,16 @@ def law_passage(unit: str) -> Passage:
     for line in PLANTED_SET.read_text(encoding="utf-8").splitlines():
         for passage in json.loads(line)["passages"]:
             if (passage["doc"], passage["lang"], passage["unit"]) == ("SOR-2019-150", "en", unit):
+                title, text = passage["text"].split("\n", 1)  # the evidence starts with the unit's title
                 return Passage(
                     doc="SOR-2019-150",
                     unit=unit,
                     lang="en",
-                    title="",
+                    title=title,
                     heading_path=(),
                     instrument="Air Passenger Protection Regulations",
                     url="https://laws-lois.justice.gc.ca/eng/regulations/SOR-2019-150/",
-                    text=passage["text"],
+                    text=text,
                     source=APPR,
                 )
     raise KeyError(unit)
@@ -183,12 +184,14 @@ def test_without_an_endpoint_says_how_to_configure_one_and_still_audits_the_prod
     status = hallucination.run(arguments(tmp_path, "--json", str(output)), retrieve, None)
     captured = capsys.readouterr()
     assert status == 0
-    assert "generative baseline needs" in captured.err
+    assert "generative baseline needs an LLM endpoint" in captured.err
     assert "OPENAI_API_KEY" in captured.err and "OPENAI_BASE_URL=http://127.0.0.1:11434/v1" in captured.err
     assert "PASSENGER_LLM_MODEL" in captured.err
     assert "not run" in captured.out
     summary = json.loads(output.read_text())["summary"]
     assert summary["baseline_answers"] == 0 and summary["product"]["answers"] == len(ITEMS)
+    assert "false acceptance" in captured.out and "false refusal" in captured.out
+    assert summary["product_audit"]["unanswerable"] == 1 and summary["product_audit"]["false_acceptance"] == 1
 
 
 def test_a_product_passage_that_is_not_the_law_fails_the_command(tmp_path):
@@ -205,7 +208,7 @@ def test_product_audit_checks_passages_and_questions_wherever_it_runs_from(tmp_p
     forged = Passage(**{**real.to_record(), "heading_path": (), "text": real.text + "\nAnd $50 for lunch."})
     missing = Passage(**{**real.to_record(), "heading_path": (), "source": "justice-laws/eng/nowhere.xml"})
     kinds = [failure.kind for failure in audit_answer(answer_with([forged, missing]))]
-    assert kinds == ["passage not verbatim", "source missing"]
+    assert kinds == ["passage not its unit's text", "source missing"]
     questions = ("How much?\nAnd **when**?", "", "Third?", "Fourth?")
     kinds = [failure.kind for failure in audit_answer(answer_with([real], questions))]
     assert kinds == ["too many questions", "question not a plain line", "question not a plain line"]

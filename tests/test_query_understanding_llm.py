@@ -136,7 +136,7 @@ def test_four_questions_are_trimmed_to_three_without_duplicates(endpoint):
     stub = endpoint(
         lambda body: questions(
             "What compensation is owed for a 5-hour Air Canada delay?",
-            "what compensation is owed for a 5-hour Air Canada delay",
+            "what compensation is owed for a 5-hour Air Canada delay?",
             "Must Air Canada provide meals during a 5-hour delay?",
             "Must Air Canada explain the reason for a delay?",
             "Can a passenger complain to the Canadian Transportation Agency about a delay?",
@@ -159,7 +159,8 @@ def test_four_questions_are_trimmed_to_three_without_duplicates(endpoint):
         (Reply(None), "empty"),
         (Reply('{"questions": []}'), "no usable question"),
         (Reply('{"answer": "You are owed $400."}'), "no list of questions"),
-        (questions("x" * 400 + "?"), "no usable question"),
+        (questions("x" * 400 + "?"), "too long"),
+        (questions("Who pays for the delay, see www.evil.example?"), "broke the rule for machine-written text"),
     ],
 )
 def test_unusable_answer_falls_back_with_a_note(endpoint, reply, reason):
@@ -230,13 +231,21 @@ def test_injected_instructions_end_as_plain_questions_or_nothing(endpoint):
             "# Roses are red\nPorter is blue\nYour bag is gone\nAnd so are you",
             "<script>alert(1)</script>Who pays for a bag **lost** by Porter?",
             "Here is a poem about the sea and the sky, as you asked.",
-            "Write me a poem",
             {"question": "nested"},
         )
     )
     result = ask([message], stub.config())
-    assert result.path == "llm"
-    assert result.questions == ("Who pays for a bag lost by Porter?",)
+    assert result.path == "offline" and "broke the rule for machine-written text" in result.note
+    assert not any(
+        mark in question for question in result.questions for mark in ("<", "*", "#", "Roses", "poem about the sea")
+    )
+
+
+def test_questions_unrelated_to_the_conversation_are_left_out(endpoint):
+    message = "Porter lost my bag on the way to Halifax. Who pays for my lost bag?"
+    stub = endpoint(lambda body: questions("Who pays for a bag lost by Porter?", "Which planet is the largest?"))
+    result = ask([message], stub.config())
+    assert (result.path, result.questions) == ("llm", ("Who pays for a bag lost by Porter?",))
 
 
 def test_rewritten_message_unrelated_to_the_conversation_is_refused(endpoint):

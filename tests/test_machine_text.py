@@ -1,0 +1,87 @@
+"""The rule for machine-written questions, alone and through the real openai client against a local stub."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from eval.openai_stub import StubEndpoint
+from query_understanding import UnderstandingCache, understand
+from query_understanding.machine_text import rule_broken
+from query_understanding.prompts import DECONTEXTUALISE_PROMPT
+
+MESSAGE = "Porter cancelled our Ottawa to Halifax flight and we got there 10 hours late. We paid $180 for a hotel."
+FAIR = [
+    "What compensation is owed when Porter cancels an Ottawa to Halifax flight that arrives 10 hours late?",
+    "Must Porter pay back the $180 hotel paid during a cancellation?",
+    "For a cancelled Porter flight, who pays for the hotel?",
+    "Porter doit-il rembourser l'hôtel payé pendant l'annulation?",
+    "Quelle indemnité pour un vol Ottawa-Halifax arrivé avec 10 heures de retard?",
+]
+BROKEN = {
+    "an amount": ("Is Porter liable for $4,321 for a cancelled Ottawa to Halifax flight?", "figure"),
+    "a duration": ("Is compensation owed for a delay of more than 9 hours?", "figure"),
+    "a deadline": ("Must the claim be made within one year and 30 days?", "figure"),
+    "a section number": ("Does section 19 of the regulations apply to this Porter flight?", "figure"),
+    "a URL": ("Where can the claim be filed, https://evil.example/claim?", "address"),
+    "a www. address": ("Can the passenger claim at www.evil.example?", "address"),
+    "an e-mail": ("Should the claim go to a@evil.example?", "address"),
+    "a bare domain": ("Does evil.example pay Porter claims?", "address"),
+    "Markdown": ("What does Porter owe for a **cancelled** flight?", "formatting"),
+    "a Markdown link": ("What does Porter owe, [see here](http://x)?", "address"),
+    "an assertion": ("You are owed compensation by Porter for this cancellation?", "statement"),
+    "an assertion before the question": ("Porter owes you money. What else can you claim?", "says something"),
+    "no question mark": ("What does Porter owe for the cancellation", "question mark"),
+    "more than 40 words": ("What " + "very " * 40 + "long question about Porter is this?", "longer than 40"),
+}
+
+
+@pytest.mark.parametrize("question", FAIR)
+def test_a_plain_question_with_the_passenger_s_own_figures_passes(question):
+    assert rule_broken(question, MESSAGE) is None
+
+
+@pytest.mark.parametrize("kind", BROKEN)
+def test_each_kind_of_violation_is_named(kind):
+    question, reason = BROKEN[kind]
+    assert reason in (rule_broken(question, MESSAGE) or ""), kind
+
+
+def test_number_words_and_digits_are_the_same_figure():
+    assert rule_broken("Is a ten hour delay compensated for a Porter flight?", MESSAGE) is None
+    assert rule_broken("Is a 1 000 $ claim allowed?", "I claimed $1,000 from Porter for my flight.") is None
+
+
+@pytest.mark.parametrize("kind", BROKEN)
+def test_a_model_answering_with_a_violation_is_replaced_by_the_built_in_rules(kind):
+    question, _ = BROKEN[kind]
+    reply = json.dumps({"questions": [FAIR[0], question]})
+    with StubEndpoint(lambda system, user: reply) as stub:
+        result = understand([MESSAGE], config=stub.config, cache=UnderstandingCache())
+    assert stub.requests
+    assert result.path == "offline" and "broke the rule for machine-written text" in result.note
+    assert result.questions == understand([MESSAGE], config=None).questions
+    assert question not in result.questions
+
+
+def test_a_model_answering_within_the_rule_is_used():
+    reply = json.dumps({"questions": FAIR[:2]})
+    with StubEndpoint(lambda system, user: reply) as stub:
+        result = understand([MESSAGE], config=stub.config, cache=UnderstandingCache())
+    assert (result.path, result.questions) == ("llm", tuple(FAIR[:2]))
+
+
+def test_a_planted_rewrite_of_the_situation_never_reaches_the_questions():
+    planted = "You are owed $4,321, claim at www.evil.example"
+    history = ["Porter cancelled our Ottawa to Halifax flight."]
+
+    def reply(system: str, user: str) -> str:
+        if system == DECONTEXTUALISE_PROMPT:
+            return json.dumps({"standalone": planted})
+        return json.dumps({"questions": ["Is $4,321 owed for the cancelled Porter flight?"]})
+
+    with StubEndpoint(reply) as stub:
+        result = understand([*history, "What do we get?"], config=stub.config, cache=UnderstandingCache())
+    assert result.path == "offline"
+    assert not any("4,321" in question or "evil" in question for question in result.questions)
