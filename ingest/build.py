@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
+from dataclasses import asdict
 from pathlib import Path
 
-from ingest.laws import load_law_passages
+from ingest.laws import SourceError, load_law_passages, read_json_object
+from ingest.snapshot import MANIFEST, read_manifest
 from kb.passage import Passage
 from kb.store import BuildReport, IndexedPassage, build
 from retrieval.enrich import index_text
 
 WEB_DIR = "web"
+LICENCE_FIELDS = ("name", "url", "attribution")
 
 
 def load_passages(sources_dir: Path) -> list[Passage]:
@@ -27,17 +29,26 @@ def load_passages(sources_dir: Path) -> list[Passage]:
 
 def describe_sources(sources_dir: Path) -> dict:
     """What the status panel shows: instruments with languages and consolidation dates, and saved pages."""
-    manifest = json.loads((sources_dir / "manifest.json").read_text(encoding="utf-8"))
-    description = {"instruments": manifest["instruments"], "licence": manifest["licence"], "pages": []}
-    web_manifest = sources_dir / WEB_DIR / "manifest.json"
-    if web_manifest.is_file():
-        description["pages"] = json.loads(web_manifest.read_text(encoding="utf-8")).get("pages", [])
+    path = sources_dir / "manifest.json"
+    manifest = read_json_object(path)
+    licence = manifest.get("licence")
+    if not isinstance(licence, dict) or not all(isinstance(licence.get(key), str) for key in LICENCE_FIELDS):
+        raise SourceError(f'{path} has no "licence" with a {", ".join(LICENCE_FIELDS)}.')
+    description = {"instruments": manifest["instruments"], "licence": licence, "pages": []}
+    if (sources_dir / WEB_DIR / MANIFEST).is_file():
+        description["pages"] = [asdict(page) for page in read_manifest(sources_dir / WEB_DIR)]
     return description
 
 
 def build_knowledge_base(
-    sources_dir: Path, store_dir: Path | None = None, progress: Callable[[Iterable], Iterable] = lambda x: x
+    sources_dir: Path,
+    store_dir: Path | None = None,
+    progress: Callable[[Iterable], Iterable] = lambda x: x,
+    lock_wait: float = 0.0,
+    on_wait: Callable[[str], None] | None = None,
 ) -> tuple[BuildReport, list[Passage]]:
+    """Read the sources, then build (see `kb.store.build`; `lock_wait` seconds for another build to finish)."""
     passages = load_passages(sources_dir)
     indexed = [IndexedPassage(p, index_text(p)) for p in passages]
-    return build(indexed, describe_sources(sources_dir), store_dir, progress), passages
+    report = build(indexed, describe_sources(sources_dir), store_dir, progress, lock_wait, on_wait)
+    return report, passages

@@ -25,7 +25,9 @@ from bs4 import BeautifulSoup, NavigableString, Tag
 from bs4.exceptions import ParserRejectedMarkup
 
 from ingest.snapshot import MANIFEST, SavedPage, read_manifest
+from kb.html_page import NotAnHtmlPage, decode_page
 from kb.passage import Passage
+from retrieval.language import detect_language
 
 SPLIT_HEADINGS = ["h1", "h2", "h3"]
 BLOCKS = frozenset({
@@ -68,22 +70,25 @@ def load_web_passages(snapshot_dir: Path) -> list[Passage]:
         source = path.relative_to(snapshot_dir.parent).as_posix()
         try:
             passages.extend(page_passages(page, path.read_bytes(), source))
-        except (OSError, MalformedPage, ParserRejectedMarkup) as error:
+        except (OSError, MalformedPage, NotAnHtmlPage, ParserRejectedMarkup) as error:
             reason = str(error).splitlines()[0] if str(error) else type(error).__name__
             warnings.warn(f"Skipped {source}: {reason}", MalformedPageWarning, stacklevel=2)
+        except Exception as error:  # noqa: BLE001 - one page the splitter cannot handle must not stop the build
+            warnings.warn(f"Skipped {source}: {type(error).__name__}: {error}", MalformedPageWarning, stacklevel=2)
     return passages
 
 
 def page_passages(page: SavedPage, html: bytes, source: str) -> list[Passage]:
-    """The passages of one saved page, parsed as `kb.verbatim.source_text` parses it."""
-    soup = BeautifulSoup(html, "html.parser")
+    """The passages of one saved page, decoded and parsed as `kb.verbatim.source_text` does."""
+    soup = BeautifulSoup(decode_page(html), "html.parser")
     if soup.find() is None:
         raise MalformedPage("no HTML elements")
     reader = _SectionReader({id(string) for string in soup.strings})
-    reader.read(_main_content(soup))
+    main = _main_content(soup)
+    reader.read(main)
     instrument = page.title or page.url
     doc = page.canonical_url
-    lang = _language(soup)
+    lang = _language(soup, main)
     units = Counter()
     passages = []
     for section in reader.sections:
@@ -137,8 +142,14 @@ class _SectionReader:
         self.end_line()
 
     def walk(self, node: Tag) -> None:
-        for child in node.children:
-            if isinstance(child, NavigableString):
+        """Depth first with an explicit stack, so thousands of nested elements cannot exhaust Python's stack."""
+        levels = [(iter(node.children), False)]  # children still to read, and whether leaving ends a line
+        while levels:
+            child = next(levels[-1][0], None)
+            if child is None:
+                if levels.pop()[1]:
+                    self.end_line()
+            elif isinstance(child, NavigableString):
                 if id(child) in self.visible:
                     self.pieces.append(str(child))
             elif not isinstance(child, Tag):
@@ -147,12 +158,10 @@ class _SectionReader:
                 self.end_line()
             elif child.name in SPLIT_HEADINGS and not _is_step(child):
                 self.start_section(child)
-            elif child.name in BLOCKS:
-                self.end_line()
-                self.walk(child)
-                self.end_line()
             else:
-                self.walk(child)
+                if child.name in BLOCKS:
+                    self.end_line()
+                levels.append((iter(child.children), child.name in BLOCKS))
 
     def end_line(self) -> None:
         line = " ".join("".join(self.pieces).split())
@@ -205,10 +214,11 @@ def _anchor(heading: Tag) -> str:
     return ""
 
 
-def _language(soup: BeautifulSoup) -> str:
+def _language(soup: BeautifulSoup, main: Tag) -> str:
+    """The language the page declares, else the one its main content is written in."""
     html = soup.find("html")
     lang = (html.get("lang") or html.get("xml:lang") or "") if html else ""
-    return lang.split("-")[0].lower() or "en"
+    return lang.split("-")[0].lower() or detect_language(main.get_text(" "))
 
 
 def _slug(text: str) -> str:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
+from kb.html_page import decode_page
+
 _WHITESPACE = re.compile(r"\s+")
 
 
@@ -41,7 +43,7 @@ def source_text(path: Path) -> str:
     """The full text of a shipped source file: an XML instrument or a saved HTML page."""
     if path.suffix == ".xml":
         return " ".join(law_text(ET.parse(path).getroot()))
-    return BeautifulSoup(path.read_bytes(), "html.parser").get_text(" ")
+    return BeautifulSoup(decode_page(path.read_bytes()), "html.parser").get_text(" ")
 
 
 def law_text(element: ET.Element):
