@@ -25,7 +25,7 @@ MAX_MESSAGE_CHARS = 4000
 # Control characters other than tab and newline: never meaningful in a message, sometimes pasted by accident.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
-Refusal = Literal["", "empty", "too_long", "neither", "search_failed"]
+Refusal = Literal["", "empty", "too_long", "neither", "search_failed", "search_server_down"]
 log = logging.getLogger(__name__)
 
 
@@ -119,7 +119,8 @@ class Conversation:
             result = answer(turns, engine, llm_config=llm_config)
         except Exception:  # the page must say something plain rather than show a stack trace
             log.exception("search failed")
-            return self._add(Exchange(shown_as, refusal="search_failed"))
+            server_down = engine.knowledge_base.server_unreachable()
+            return self._add(Exchange(shown_as, refusal="search_server_down" if server_down else "search_failed"))
         self.turns = turns
         exchange = Exchange(
             shown_as,

@@ -234,6 +234,10 @@ class KnowledgeBase:
                 raise
             return verify_generation(store_dir, _pointed_generation(store_dir))  # a build switched meanwhile
 
+    def server_unreachable(self) -> bool:
+        """True when the collections live on a Chroma server that no longer answers."""
+        return bool(self.vectors.server) and not _server_answers(self.vectors)
+
     def close(self) -> None:
         self.vectors.close()
 
@@ -586,7 +590,6 @@ def _write_generation(
         "model_id": MODEL_ID,
         "fingerprint": print_,
         "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "passages": len(indexed),
         "counts": {PASSAGES.collection: len(indexed)},
         "chroma_server": server,
         "files": files,
