@@ -26,6 +26,7 @@ import os
 import shutil
 import tempfile
 import time
+import uuid
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing, contextmanager
@@ -46,6 +47,7 @@ CURRENT = "CURRENT"
 META = "meta.json"
 CHROMA_DIR = "chroma"
 LOCK = ".lock"
+STORE_ID = "STORE_ID"  # names this store's collections on a shared Chroma server
 GENERATION_PREFIX = "gen-"
 ADD_BATCH = 256
 PROBE_DISTANCE = 1e-3  # a stored vector queried for itself comes back at distance ~0
@@ -266,12 +268,17 @@ def _pointed_generation(store_dir: Path) -> str:
 
 
 def verify_generation(store_dir: Path, name: str) -> KnowledgeBase:
-    """Open generation `name` only if it is intact; StoreDamagedError names the first fault found."""
+    """Open generation `name` only if it is intact; StoreDamagedError names the first fault found.
+
+    A configured Chroma server that does not answer is reported first (StoreUnreachableError), since no
+    rebuild can help then."""
+    server = chroma_server()
+    if server:
+        _server_client(server).close()
     directory = store_dir / name
     if not directory.is_dir():
         raise StoreDamagedError(store_dir, f"{CURRENT} names {name}, which does not exist")
     meta = _read_meta(store_dir, directory)
-    server = chroma_server()
     if meta["chroma_server"] != server:
         built_for = meta["chroma_server"] or "Chroma files in the store directory"
         raise StoreDamagedError(store_dir, f"it was built for {built_for}, not {server or 'local Chroma files'}")
@@ -566,7 +573,7 @@ def _write_generation(
         collection = client.create_collection(
             _collection_name(generation, PASSAGES, server),
             embedding_function=OfflineBgeEmbedding(),
-            metadata={"model_id": MODEL_ID},
+            metadata={"model_id": MODEL_ID, "store": _store_id(store_dir)},
             configuration={"hnsw": {"space": "cosine"}},
         )
         for start in range(0, len(indexed), ADD_BATCH):
@@ -616,9 +623,19 @@ def _switch_to(store_dir: Path, generation: str) -> None:
     os.replace(pointer, store_dir / CURRENT)
 
 
+def _store_id(store_dir: Path) -> str:
+    """A random id kept in the store directory, so that stores sharing one Chroma server never touch each
+    other's collections."""
+    path = store_dir / STORE_ID
+    if not path.is_file():
+        _write_durably(path, uuid.uuid4().hex)
+    return path.read_text(encoding="utf-8").strip()
+
+
 def _remove_other_generations(store_dir: Path, keep: set[str]) -> int:
     """Drop every generation but `keep` (the current one and the one it replaced, which a running page may
-    still be reading); the build lock guarantees that none of them is being written. Returns how many went."""
+    still be reading), with its collections on a Chroma server; the build lock guarantees that none of them
+    is being written. Returns how many generation directories went."""
     removed = 0
     for directory in store_dir.glob(f"{GENERATION_PREFIX}*"):
         if directory.name not in keep:
@@ -627,10 +644,10 @@ def _remove_other_generations(store_dir: Path, keep: set[str]) -> int:
     (store_dir / f"{CURRENT}.tmp").unlink(missing_ok=True)
     server = chroma_server()
     if server:
-        client = _server_client(server)
-        with closing(client):
+        store_id = _store_id(store_dir)
+        with closing(_server_client(server)) as client:
             for collection in client.list_collections():
-                generation = collection.name.split(".")[0]
-                if generation.startswith(GENERATION_PREFIX) and generation not in keep:
+                mine = (collection.metadata or {}).get("store") == store_id
+                if mine and collection.name.split(".")[0] not in keep:
                     client.delete_collection(collection.name)
     return removed
