@@ -13,13 +13,16 @@ import atexit
 import contextlib
 import io
 import json
+import os
 import random
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 import warnings
 from collections.abc import Callable, Iterator
 from functools import lru_cache
@@ -38,6 +41,7 @@ from kb.store import (
     KnowledgeBase,
     StoreDamagedError,
     StoreMissingError,
+    StoreUnreachableError,
     build,
     build_lock,
     default_store_dir,
@@ -359,6 +363,85 @@ def wrong_xml_is_named(_: int) -> None:
         assert passages and not any(p.doc == "SOR-2019-110" for p in passages)
 
 
+# -- Chroma in client/server mode ---------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def chroma_server(data: Path) -> Iterator[str]:
+    """A real `chroma run` on a free port of 127.0.0.1; yields its URL once it answers."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [str(Path(sys.executable).with_name("chroma")), "run", "--path", str(data), "--port", str(port)]
+    process = subprocess.Popen([*command, "--host", "127.0.0.1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while not _answers(url):
+            assert process.poll() is None and time.monotonic() < deadline, "chroma run did not start"
+            time.sleep(0.2)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+def _answers(url: str) -> bool:
+    try:
+        urllib.request.urlopen(f"{url}/api/v2/heartbeat", timeout=2).close()
+    except OSError:
+        return False
+    return True
+
+
+@contextlib.contextmanager
+def chroma_url(url: str) -> Iterator[None]:
+    previous = os.environ.get("PASSENGER_CHROMA_URL")
+    os.environ["PASSENGER_CHROMA_URL"] = url
+    try:
+        yield
+    finally:
+        if previous is None:
+            del os.environ["PASSENGER_CHROMA_URL"]
+        else:
+            os.environ["PASSENGER_CHROMA_URL"] = previous
+
+
+def server_store_is_repaired_and_an_outage_named(_: int) -> None:
+    """On a Chroma server: a deleted collection is repaired by one ingest; a stopped server is named plainly."""
+    with tempfile.TemporaryDirectory(prefix="reliability-server-") as scratch:
+        root = Path(scratch)
+        sources = root / "sources"
+        shutil.copytree(SOURCES_DIR, sources)
+        manifest = json.loads((sources / "manifest.json").read_text(encoding="utf-8"))
+        manifest["instruments"] = [e for e in manifest["instruments"] if e["doc"] in ("SOR-2019-150", "SOR-2019-110")]
+        (sources / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+        store = root / "store"
+        with chroma_server(root / "chroma") as url, chroma_url(url):
+            build_knowledge_base(sources, store)
+            knowledge_base = KnowledgeBase.open(store)
+            expected = frozenset(knowledge_base.by_id)
+            knowledge_base.vectors.client.delete_collection(knowledge_base.collection.name)
+            knowledge_base.close()
+            try:
+                KnowledgeBase.open(store).close()
+            except StoreDamagedError:
+                pass
+            else:
+                raise AssertionError("a store whose collection is gone from the server opened as if intact")
+            assert not build_knowledge_base(sources, store)[0].unchanged
+            knowledge_base = KnowledgeBase.open(store)
+            assert frozenset(knowledge_base.by_id) == expected and knowledge_base.collection.count() == len(expected)
+            knowledge_base.close()
+        with chroma_url(url):  # the server has stopped; a page configured for it starts
+            try:
+                KnowledgeBase.open(store).close()
+            except StoreUnreachableError as error:
+                assert url in str(error) and "not answering" in str(error), error
+            else:
+                raise AssertionError("the store opened with its Chroma server stopped")
+
+
 SCENARIOS: list[Scenario] = [
     *(Scenario(f"store: {kind}, one ingest repairs", 1, damaged_store_is_repaired(kind)) for kind in DAMAGE),
     Scenario("store: half-written generation removed", 2, half_written_generation_is_removed),
@@ -368,4 +451,5 @@ SCENARIOS: list[Scenario] = [
     Scenario("sources: 5,000 nested divs, random bytes, Latin-1", 2, hostile_pages_are_survived),
     Scenario("sources: bad manifest", len(BAD_MANIFESTS), bad_manifest_is_a_clear_error),
     Scenario("sources: XML of another structure", 1, wrong_xml_is_named),
+    Scenario("Chroma server: collection lost, server stopped", 1, server_store_is_repaired_and_an_outage_named),
 ]
