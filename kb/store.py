@@ -181,16 +181,16 @@ class _Vectors:
         self._finalizer()
 
 
-def _private_copy(directory: Path) -> tempfile.TemporaryDirectory | None:
+def _private_copy(store_dir: Path, directory: Path) -> tempfile.TemporaryDirectory | None:
     """A temporary copy of a local generation's Chroma files, or None when it has none."""
     if not (directory / CHROMA_DIR).is_dir():
         return None
     copy = tempfile.TemporaryDirectory(prefix="passenger-kb-", ignore_cleanup_errors=True)
     try:
         shutil.copytree(directory / CHROMA_DIR, _copy_dir(copy))
-    except OSError:
+    except OSError as error:
         copy.cleanup()
-        raise
+        raise StoreDamagedError(store_dir, f"its Chroma files cannot be read ({error})") from error
     return copy
 
 
@@ -282,7 +282,7 @@ def verify_generation(store_dir: Path, name: str) -> KnowledgeBase:
     if meta["chroma_server"] != server:
         built_for = meta["chroma_server"] or "Chroma files in the store directory"
         raise StoreDamagedError(store_dir, f"it was built for {built_for}, not {server or 'local Chroma files'}")
-    copy = None if server else _private_copy(directory)
+    copy = None if server else _private_copy(store_dir, directory)
     try:
         _check_files(store_dir, directory, meta, _copy_dir(copy) if copy else None)
     except BaseException:
@@ -296,7 +296,12 @@ def verify_generation(store_dir: Path, name: str) -> KnowledgeBase:
         records = {part.collection: _read_records(store_dir, directory, part, meta) for part in GENERATION_PARTS}
         for part in GENERATION_PARTS:
             _check_collection(store_dir, vectors, name, part, meta["counts"][part.collection])
-        return KnowledgeBase(directory, meta, records, vectors)
+        try:
+            return KnowledgeBase(directory, meta, records, vectors)
+        except (KeyError, TypeError) as error:
+            raise StoreDamagedError(
+                store_dir, f"{name}/{PASSAGES.records} holds a record that is no passage"
+            ) from error
     except BaseException:
         vectors.close()
         raise
@@ -341,10 +346,13 @@ def _check_files(store_dir: Path, directory: Path, meta: dict, chroma_copy: Path
         where = f"{directory.name}/{relative}"
         if not path.is_file():
             raise StoreDamagedError(store_dir, f"{where} is missing")
-        size = path.stat().st_size
+        try:
+            size, digest = path.stat().st_size, _sha256(path)
+        except OSError as error:
+            raise StoreDamagedError(store_dir, f"{where} cannot be read ({error})") from error
         if size != expected["size"]:
             raise StoreDamagedError(store_dir, f"{where} has {size:,} bytes instead of {expected['size']:,}")
-        if _sha256(path) != expected["sha256"]:
+        if digest != expected["sha256"]:
             raise StoreDamagedError(store_dir, f"{where} has changed since it was built")
 
 
