@@ -42,7 +42,17 @@ from kb.interface_text import (
     outside_coverage_message,
     say,
 )
-from kb.store import SOURCES_DIR, ModelMismatchError, StoreMissingError, default_store_dir
+from kb.store import (
+    CURRENT,
+    PASSAGES,
+    SOURCES_DIR,
+    BuildLockedError,
+    ModelMismatchError,
+    StoreDamagedError,
+    StoreMissingError,
+    StoreUnreachableError,
+    default_store_dir,
+)
 from query_understanding.llm import configured_llm
 from retrieval.engine import SearchEngine
 from retrieval.language import detect_language
@@ -64,9 +74,10 @@ FILTER_LABELS = {
 RELEVANCE = {"relevant": "Relevant", "not_relevant": "Not relevant"}
 
 
-@st.cache_resource(show_spinner=False)
-def search_engine(store_dir: str) -> SearchEngine:
-    """The knowledge base and its indexes, loaded once per process and store."""
+@st.cache_resource(show_spinner=False, max_entries=2)
+def search_engine(store_dir: str, generation: str) -> SearchEngine:
+    """The knowledge base and its indexes, loaded once per process and generation, so a page follows a new
+    build by `python -m ingest` at its next rerun."""
     return load_engine(Path(store_dir))
 
 
@@ -79,17 +90,26 @@ def _feedback_log(path: str) -> FeedbackLog:
     return FeedbackLog(Path(path))
 
 
-def open_engine() -> tuple[SearchEngine | None, str]:
-    """The engine, or the interface text key saying why there is none."""
+def open_engine() -> tuple[SearchEngine | None, str, str]:
+    """The engine, or the interface text key saying why there is none and the cause to name."""
+    store_dir = default_store_dir()
     try:
-        return search_engine(str(default_store_dir())), ""
+        generation = (store_dir / CURRENT).read_text(encoding="utf-8").strip()
+    except OSError:
+        generation = ""
+    try:
+        return search_engine(str(store_dir), generation), "", ""
     except StoreMissingError:
-        return None, "kb_missing"
+        return None, "kb_missing", ""
     except ModelMismatchError:
-        return None, "kb_mismatch"
-    except Exception:  # a damaged store: say so plainly and offer the rebuild that fixes it
+        return None, "kb_mismatch", ""
+    except StoreDamagedError as error:
+        return None, "kb_damaged", error.cause
+    except StoreUnreachableError as error:
+        return None, "kb_server_down", str(error)
+    except Exception as error:  # whatever else: say so plainly and offer the rebuild that usually fixes it
         log.exception("could not open the knowledge base")
-        return None, "kb_unreadable"
+        return None, "kb_damaged", f"{type(error).__name__}: {error}"
 
 
 def reported(batches: Iterable, bar, text: str) -> Iterator:
@@ -100,14 +120,35 @@ def reported(batches: Iterable, bar, text: str) -> Iterator:
         bar.progress(done / len(batches), text=text)
 
 
-def offer_to_build(lang: str, problem: str) -> None:
-    st.warning(say(lang, problem))
-    if not st.button(say(lang, "kb_build"), type="primary"):
+def offer_to_build(lang: str, problem: str, cause: str) -> None:
+    """Say why nothing can be searched; a rebuild is a maintainer's action, behind the review password."""
+    st.warning(say(lang, problem, cause=escape_markdown(cause)))
+    if problem == "kb_server_down":
+        return
+    st.info(say(lang, "kb_rebuild_command"))
+    password = configured_review_password()
+    if password is None:
+        return
+    with st.form("rebuild"):
+        given = st.text_input(say(lang, "kb_rebuild_password"), type="password")
+        build = st.form_submit_button(say(lang, "kb_build"), type="primary")
+    if not build:
+        return
+    try:
+        attempt = feedback_log().try_review_password(given, password)  # the review page's lockout applies too
+    except FeedbackLogError as error:
+        st.error(escape_markdown(str(error)))
+        return
+    if not attempt.opened:
+        st.error(say(lang, "kb_wrong_password"))
         return
     bar = st.progress(0.0, text=say(lang, "kb_building"))
     try:
         build_knowledge_base(SOURCES_DIR, default_store_dir(), lambda b: reported(b, bar, say(lang, "kb_building")))
-    except Exception as error:  # the passenger sees what failed instead of a stack trace
+    except BuildLockedError:
+        st.warning(say(lang, "kb_build_running"))
+        return
+    except Exception as error:  # the maintainer sees what failed instead of a stack trace
         log.exception("knowledge base build failed")
         st.error(say(lang, "kb_build_failed", error=error))
         return
@@ -154,7 +195,7 @@ def save_feedback(shown_id: int) -> None:
 def passenger_page() -> None:
     lang = st.session_state.lang
     st.title(say(lang, "page_title"))
-    engine, problem = open_engine()
+    engine, problem, cause = open_engine()
     meta = engine.knowledge_base.meta if engine else {}
     notice = say(lang, "notice")
     if dates := consolidation_dates(meta):
@@ -163,7 +204,7 @@ def passenger_page() -> None:
     st.caption(escape_markdown(say(lang, "privacy_notice", days=feedback_log().retention)))
     show_sidebar(lang, meta)
     if engine is None:
-        offer_to_build(lang, problem)
+        offer_to_build(lang, problem, cause)
         return
 
     conversation: Conversation = st.session_state.setdefault("conversation", Conversation())
@@ -220,7 +261,7 @@ def show_sidebar(lang: str, meta: dict) -> None:
         st.button(say(lang, "new_conversation"), on_click=new_conversation, icon=":material/add_comment:")
         st.subheader(say(lang, "kb_status"))
         if meta:
-            st.caption(say(lang, "kb_passages", count=meta.get("passages", 0)))
+            st.caption(say(lang, "kb_passages", count=meta["counts"][PASSAGES.collection]))
             for line in instrument_lines(meta, lang):
                 st.caption(escape_markdown(line))
             st.caption(escape_markdown(say(lang, "kb_built", built_at=built_at(meta))))
@@ -358,7 +399,7 @@ def log_in(feedback: FeedbackLog, password: str) -> None:
 
 
 def show_review(feedback: FeedbackLog) -> None:
-    engine, _ = open_engine()
+    engine, _, _ = open_engine()
     st.download_button(
         "Export judgements (JSON Lines)",
         data=feedback.export_jsonl(),

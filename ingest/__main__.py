@@ -13,7 +13,7 @@ from tqdm import tqdm
 
 from ingest.build import WEB_DIR, build_knowledge_base
 from ingest.laws import SourceError
-from kb.store import SOURCES_DIR, default_store_dir
+from kb.store import SOURCES_DIR, BuildLockedError, StoreUnreachableError, default_store_dir
 from kb.verbatim import VerbatimError
 
 DEFAULT_SEEDS = ["https://airpassengerrights.ca/en/practical-guides", "https://rppa-appr.ca/eng/know-your-rights"]
@@ -49,6 +49,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--delay", type=float, default=1.0, help="seconds between requests to a site (default: %(default)s)"
     )
+    parser.add_argument(
+        "--wait",
+        type=float,
+        default=300.0,
+        metavar="SECONDS",
+        help="wait this long for another build of the same store to finish, then give up (default: %(default)s)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser.parse_args(argv)
 
@@ -77,21 +84,28 @@ def main(argv: list[str] | None = None) -> int:
     def progress(batches):
         return tqdm(batches, desc="Embedding", unit="batch", disable=args.quiet, file=sys.stderr)
 
+    def waiting(holder: str) -> None:
+        print(f"Another build is running (process {holder}); waiting up to {args.wait:.0f} s…", file=sys.stderr)
+
+    failure = None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            report, passages, bank = build_knowledge_base(args.sources, store_dir, progress)
-        except SourceError as error:
-            print(f"Cannot build the knowledge base: {error}", file=sys.stderr)
-            return 2
-        except VerbatimError as error:
-            print(
-                f"Cannot build the knowledge base: {error}\nThe knowledge base in use was left as it was.",
-                file=sys.stderr,
+            report, passages, bank = build_knowledge_base(
+                args.sources, store_dir, progress, lock_wait=args.wait, on_wait=waiting
             )
-            return 1
+        except (SourceError, BuildLockedError, StoreUnreachableError, VerbatimError) as error:
+            failure = error
     for warning in caught:
         print(f"warning: {warning.message}", file=sys.stderr)
+    if failure is not None:
+        print(f"Cannot build the knowledge base: {failure}", file=sys.stderr)
+        if isinstance(failure, VerbatimError):
+            print("The knowledge base in use was left as it was.", file=sys.stderr)
+            return 1
+        return 3 if isinstance(failure, BuildLockedError) else 2
+    if report.repaired:
+        print(f"The previous knowledge base could not be kept ({report.repaired}); it has been rebuilt.")
     languages = Counter(p.lang for p in passages)
     instruments = {(p.doc, p.lang) for p in passages if p.kind == "law"}
     pages = {p.doc for p in passages if p.kind == "guide"}
@@ -103,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
         f"  passages: {len(passages)} ({', '.join(f'{lang}: {n}' for lang, n in sorted(languages.items()))})\n"
         f"  question bank: {len(bank)} entries for {len({(e.doc, e.unit) for e in bank})} units\n"
         f"  embedded: {report.embedded}, reused: {report.reused}\n"
+        f"  old or partial generations removed: {report.removed}\n"
         f"  time: {time.monotonic() - started:.1f} s"
     )
     return 0

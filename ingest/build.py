@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import warnings
 from collections.abc import Callable, Iterable
+from dataclasses import asdict
 from pathlib import Path
 
-from ingest.laws import load_law_passages
+from ingest.laws import SourceError, load_law_passages, read_json_object
+from ingest.snapshot import MANIFEST, read_manifest
 from kb.bank import BANK_DIR, BankEntry, load_bank
 from kb.passage import Passage
 from kb.store import BuildReport, IndexedPassage, build
@@ -15,6 +16,7 @@ from kb.verbatim import VerbatimError, check_passages
 from retrieval.enrich import index_text
 
 WEB_DIR = "web"
+LICENCE_FIELDS = ("name", "url", "attribution")
 
 
 def load_passages(sources_dir: Path) -> list[Passage]:
@@ -30,11 +32,14 @@ def load_passages(sources_dir: Path) -> list[Passage]:
 
 def describe_sources(sources_dir: Path) -> dict:
     """What the status panel shows: instruments with languages and consolidation dates, and saved pages."""
-    manifest = json.loads((sources_dir / "manifest.json").read_text(encoding="utf-8"))
-    description = {"instruments": manifest["instruments"], "licence": manifest["licence"], "pages": []}
-    web_manifest = sources_dir / WEB_DIR / "manifest.json"
-    if web_manifest.is_file():
-        description["pages"] = json.loads(web_manifest.read_text(encoding="utf-8")).get("pages", [])
+    path = sources_dir / "manifest.json"
+    manifest = read_json_object(path)
+    licence = manifest.get("licence")
+    if not isinstance(licence, dict) or not all(isinstance(licence.get(key), str) for key in LICENCE_FIELDS):
+        raise SourceError(f'{path} has no "licence" with a {", ".join(LICENCE_FIELDS)}.')
+    description = {"instruments": manifest["instruments"], "licence": licence, "pages": []}
+    if (sources_dir / WEB_DIR / MANIFEST).is_file():
+        description["pages"] = [asdict(page) for page in read_manifest(sources_dir / WEB_DIR)]
     return description
 
 
@@ -51,12 +56,15 @@ def build_knowledge_base(
     store_dir: Path | None = None,
     progress: Callable[[Iterable], Iterable] = lambda x: x,
     bank_dir: Path = BANK_DIR,
+    lock_wait: float = 0.0,
+    on_wait: Callable[[str], None] | None = None,
 ) -> tuple[BuildReport, list[Passage], list[BankEntry]]:
-    """Build and switch to a new generation, unless a passage is not its unit's text word for word
-    (VerbatimError names each one)."""
+    """Read the sources and the question bank, then build (see `kb.store.build`; `lock_wait` seconds for another
+    build to finish), unless a passage is not its unit's text word for word (VerbatimError names each one)."""
     passages = load_passages(sources_dir)
     if failures := check_passages(passages, sources_dir):
         raise VerbatimError(failures)  # the knowledge base in use stays as it was
     bank = load_question_bank(passages, bank_dir)
     indexed = [IndexedPassage(p, index_text(p)) for p in passages]
-    return build(indexed, describe_sources(sources_dir), store_dir, progress, bank), passages, bank
+    report = build(indexed, describe_sources(sources_dir), store_dir, progress, lock_wait, on_wait, bank)
+    return report, passages, bank

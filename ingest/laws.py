@@ -61,30 +61,68 @@ class Instrument:
     consolidated: str
 
 
+INSTRUMENT_FIELDS = ("doc", "instrument", "language", "file", "url", "consolidated")
+
+
+def read_json_object(path: Path) -> dict:
+    """A manifest's JSON object; SourceError naming the file and what is wrong with it otherwise."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise SourceError(f"{path} cannot be read: {error}") from None
+    except json.JSONDecodeError as error:
+        raise SourceError(
+            f"{path} is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
+        ) from None
+    if not isinstance(data, dict):
+        raise SourceError(f"{path} must hold a JSON object, not a {type(data).__name__}")
+    return data
+
+
 def read_manifest(sources_dir: Path) -> list[Instrument]:
     manifest = sources_dir / "manifest.json"
     if not manifest.is_file():
         raise SourceError(f"No manifest at {manifest}: the law snapshot is missing.")
-    entries = json.loads(manifest.read_text(encoding="utf-8"))["instruments"]
+    entries = read_json_object(manifest).get("instruments")
+    if not isinstance(entries, list):
+        raise SourceError(f'{manifest} has no list of "instruments".')
     if not entries:
         raise SourceError(f"{manifest} lists no instruments.")
-    return [
-        Instrument(e["doc"], e["instrument"], e["language"], e["file"], e["url"], e["consolidated"]) for e in entries
-    ]
+    instruments = []
+    for number, entry in enumerate(entries, start=1):
+        fields = entry if isinstance(entry, dict) else {}
+        missing = [name for name in INSTRUMENT_FIELDS if not isinstance(fields.get(name), str) or not fields[name]]
+        if missing:
+            raise SourceError(f"{manifest}: instrument {number} has no text for {', '.join(missing)}.")
+        if fields["language"] not in LABELS:
+            raise SourceError(f"{manifest}: instrument {number} is in {fields['language']!r}; only en and fr are read.")
+        instruments.append(Instrument(*(fields[name] for name in INSTRUMENT_FIELDS)))
+    return instruments
 
 
 def load_law_passages(sources_dir: Path) -> list[Passage]:
-    """All passages of all instruments in the manifest; an unreadable file is skipped with a named warning."""
+    """All passages of all instruments in the manifest; an unreadable file is skipped with a named warning,
+    and so is one that yields no passage (XML, but not a Justice Canada instrument)."""
     instruments = read_manifest(sources_dir)
     passages: list[Passage] = []
     for instrument in instruments:
         path = sources_dir / instrument.file
         try:
             root = ET.parse(path).getroot()
+            found = list(InstrumentReader(instrument, root).passages())
         except (ET.ParseError, OSError) as error:
             warnings.warn(f"Skipped {instrument.file}: {error}", stacklevel=2)
             continue
-        passages.extend(InstrumentReader(instrument, root).passages())
+        except Exception as error:  # noqa: BLE001 - one file the reader cannot handle must not stop the build
+            warnings.warn(f"Skipped {instrument.file}: {type(error).__name__}: {error}", stacklevel=2)
+            continue
+        if not found:
+            warnings.warn(
+                f"{instrument.file} yielded no passages: its root element <{root.tag}> holds no section of law "
+                "in the Justice Canada format",
+                stacklevel=2,
+            )
+        passages.extend(found)
     if not passages:
         raise SourceError(f"No passages could be read from the instruments in {sources_dir}.")
     return passages

@@ -7,8 +7,10 @@ import json
 import re
 import shutil
 from dataclasses import asdict, dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
+
+from ingest.laws import SourceError, read_json_object
 
 MANIFEST = "manifest.json"
 TERMS_NOTE = "see the site's terms of use"
@@ -25,6 +27,9 @@ class SavedPage:
     file: str
     retrieved: str
     terms: str = TERMS_NOTE
+
+
+PAGE_FIELDS = ("url", "canonical_url", "title", "file", "retrieved")
 
 
 def page_file(url: str, taken: set[str]) -> str:
@@ -49,8 +54,22 @@ def write_manifest(snapshot_dir: Path, pages: list[SavedPage]) -> None:
 
 
 def read_manifest(snapshot_dir: Path) -> list[SavedPage]:
-    manifest = json.loads((snapshot_dir / MANIFEST).read_text(encoding="utf-8"))
-    return [SavedPage(**entry) for entry in manifest["pages"]]
+    """The saved pages; SourceError naming the manifest and the entry at fault when it cannot be trusted."""
+    path = snapshot_dir / MANIFEST
+    entries = read_json_object(path).get("pages")
+    if not isinstance(entries, list):
+        raise SourceError(f'{path} has no list of "pages".')
+    pages = []
+    for number, entry in enumerate(entries, start=1):
+        fields = entry if isinstance(entry, dict) else {}
+        missing = [name for name in PAGE_FIELDS if not isinstance(fields.get(name), str)]
+        if missing:
+            raise SourceError(f"{path}: page {number} has no text for {', '.join(missing)}.")
+        file = PurePosixPath(fields["file"])
+        if file.is_absolute() or ".." in file.parts:
+            raise SourceError(f"{path}: page {number} names a file outside the snapshot ({fields['file']}).")
+        pages.append(SavedPage(**{name: fields[name] for name in PAGE_FIELDS}, terms=fields.get("terms", TERMS_NOTE)))
+    return pages
 
 
 def replace_snapshot(staging: Path, snapshot_dir: Path) -> None:

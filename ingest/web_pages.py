@@ -28,7 +28,9 @@ from langchain_text_splitters import HTMLSectionSplitter
 from lxml import etree
 
 from ingest.snapshot import MANIFEST, SavedPage, read_manifest
+from kb.html_page import NotAnHtmlPage, decode_page
 from kb.passage import Passage
+from retrieval.language import detect_language
 
 SPLIT_HEADINGS = ["h1", "h2", "h3"]
 BLOCKS = frozenset({
@@ -72,19 +74,22 @@ def load_web_passages(snapshot_dir: Path) -> list[Passage]:
         source = path.relative_to(snapshot_dir.parent).as_posix()
         try:
             passages.extend(page_passages(page, path.read_bytes(), source))
-        except (OSError, MalformedPage, ParserRejectedMarkup) as error:
+        except (OSError, MalformedPage, NotAnHtmlPage, ParserRejectedMarkup) as error:
             reason = str(error).splitlines()[0] if str(error) else type(error).__name__
             warnings.warn(f"Skipped {source}: {reason}", MalformedPageWarning, stacklevel=2)
+        except Exception as error:  # noqa: BLE001 - one page the splitter cannot handle must not stop the build
+            warnings.warn(f"Skipped {source}: {type(error).__name__}: {error}", MalformedPageWarning, stacklevel=2)
     return passages
 
 
 def page_passages(page: SavedPage, html: bytes, source: str) -> list[Passage]:
     """The passages of one saved page: its main content cut into sections, each section a passage."""
-    soup = BeautifulSoup(html, "html.parser")
+    soup = BeautifulSoup(decode_page(html), "html.parser")
     if soup.find() is None:
         raise MalformedPage("no HTML elements")
-    lang = _language(soup)
-    sections = _split_sections(_main_content(soup))
+    main = _main_content(soup)
+    lang = _language(soup, main)
+    sections = _split_sections(main)
     instrument = page.title or page.url
     doc = page.canonical_url
     units = Counter()
@@ -218,10 +223,11 @@ def _anchor(heading: Tag) -> str:
     return ""
 
 
-def _language(soup: BeautifulSoup) -> str:
+def _language(soup: BeautifulSoup, main: Tag) -> str:
+    """The language the page declares, else the one its main content is written in."""
     html = soup.find("html")
     lang = (html.get("lang") or html.get("xml:lang") or "") if html else ""
-    return lang.split("-")[0].lower() or "en"
+    return lang.split("-")[0].lower() or detect_language(main.get_text(" "))
 
 
 def _slug(text: str) -> str:

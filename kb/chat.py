@@ -31,7 +31,7 @@ _TERMINAL_ESCAPE = re.compile(
 # overrides, zero-width spaces): never meaningful in a message, sometimes pasted by accident or to deceive.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 
-Refusal = Literal["", "empty", "too_long", "unsupported_language", "neither", "search_failed"]
+Refusal = Literal["", "empty", "too_long", "unsupported_language", "neither", "search_failed", "search_server_down"]
 log = logging.getLogger(__name__)
 
 
@@ -129,7 +129,8 @@ class Conversation:
             result = answer(turns, engine, llm_config=llm_config)
         except Exception:  # the page must say something plain rather than show a stack trace
             log.exception("search failed")
-            return self._add(Exchange(shown_as, refusal="search_failed"))
+            server_down = engine.knowledge_base.server_unreachable()
+            return self._add(Exchange(shown_as, refusal="search_server_down" if server_down else "search_failed"))
         self.turns = turns
         exchange = Exchange(
             shown_as,

@@ -73,6 +73,9 @@ TEXT: dict[str, dict[str, str]] = {
             "went."
         ),
         "search_failed": "Something went wrong while searching, and nothing could be shown. Please try again.",
+        "search_server_down": (
+            "The search server is not answering, so nothing could be searched. Please try again in a few minutes."
+        ),
         "scope_question": "Was your flight to, from or within Canada?",
         "scope_within": "Within Canada",
         "scope_to_or_from": "To or from Canada",
@@ -110,7 +113,12 @@ TEXT: dict[str, dict[str, str]] = {
             "The knowledge base was built with another embedding model than the one installed, so it cannot be "
             "searched. It needs to be rebuilt."
         ),
-        "kb_unreadable": "The knowledge base could not be opened. Rebuilding it usually fixes this.",
+        "kb_damaged": "The knowledge base is damaged, so nothing can be searched: {cause}.",
+        "kb_server_down": "The search server is not answering, so nothing can be searched right now. {cause}",
+        "kb_rebuild_command": "A maintainer can rebuild it with the command `python -m ingest`.",
+        "kb_rebuild_password": "Or rebuild it here: review password",
+        "kb_wrong_password": "That password is not the configured one.",
+        "kb_build_running": "A build is already running. Reload the page in a minute.",
         "kb_build": "Build the knowledge base (about a minute)",
         "kb_building": "Building the knowledge base…",
         "kb_build_failed": "The knowledge base could not be built: {error}",
@@ -177,6 +185,9 @@ TEXT: dict[str, dict[str, str]] = {
         "search_failed": (
             "Un problème est survenu pendant la recherche, et rien n'a pu être affiché. Veuillez réessayer."
         ),
+        "search_server_down": (
+            "Le serveur de recherche ne répond pas; rien n'a pu être cherché. Veuillez réessayer dans quelques minutes."
+        ),
         "scope_question": "Votre vol partait-il du Canada, y arrivait-il, ou était-il à l'intérieur du Canada?",
         "scope_within": "À l'intérieur du Canada",
         "scope_to_or_from": "Vers le Canada ou depuis le Canada",
@@ -218,9 +229,14 @@ TEXT: dict[str, dict[str, str]] = {
             "La base de connaissances a été construite avec un autre modèle de plongement que celui qui est "
             "installé; elle ne peut pas être interrogée. Il faut la reconstruire."
         ),
-        "kb_unreadable": (
-            "La base de connaissances n'a pas pu être ouverte. La reconstruire règle habituellement le problème."
+        "kb_damaged": "La base de connaissances est endommagée; aucune recherche n'est possible : {cause}.",
+        "kb_server_down": (
+            "Le serveur de recherche ne répond pas; aucune recherche n'est possible pour l'instant. {cause}"
         ),
+        "kb_rebuild_command": "Un responsable peut la reconstruire avec la commande `python -m ingest`.",
+        "kb_rebuild_password": "Ou la reconstruire ici : mot de passe de révision",
+        "kb_wrong_password": "Ce mot de passe n'est pas celui qui est configuré.",
+        "kb_build_running": "Une construction est déjà en cours. Rechargez la page dans une minute.",
         "kb_build": "Construire la base de connaissances (environ une minute)",
         "kb_building": "Construction de la base de connaissances…",
         "kb_build_failed": "La base de connaissances n'a pas pu être construite : {error}",

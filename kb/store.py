@@ -1,22 +1,39 @@
 """The built knowledge base: passages and their embeddings in Chroma, one complete generation at a time.
 
-Each build writes a new generation directory and only then points `CURRENT` at it (an atomic rename),
-so a build killed at any moment leaves the previous knowledge base answering. Embeddings are reused
-from the previous generation for every passage whose indexed text is unchanged, and a build whose
-inputs are identical to the current generation's writes nothing at all.
+Each build writes a new generation and only then points `CURRENT` at it (an atomic rename), so a build
+killed at any moment leaves the previous knowledge base answering. Embeddings are reused from an intact
+earlier generation for every passage whose indexed text is unchanged, and a build whose inputs are
+identical to an intact current generation writes nothing at all.
+
+A generation is trusted only after its integrity check (`verify_generation`): its meta.json parses, every
+file it lists is there with the size and SHA-256 it was built with, each part's JSON Lines file holds as
+many records as meta.json and Chroma say, and a probe query finds stored vectors again. The page and
+`python -m ingest` both run it, so a damaged store is named and rebuilt rather than trusted.
+
+Chroma rewrites its SQLite file whenever a client opens it, so a local generation is opened through a
+private temporary copy of its Chroma files: the generation on disk is never written after its build and
+its checksums stay valid. With `PASSENGER_CHROMA_URL` set, the collections live on a Chroma server
+instead (named `<generation>.<collection>`), and the store directory keeps only the pointer, meta.json and
+the JSON Lines files, so several app processes can share one store.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
 import shutil
+import tempfile
 import time
-from collections.abc import Callable, Iterable
+import uuid
+import weakref
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import chromadb
 from chromadb.config import Settings
@@ -27,10 +44,28 @@ from kb.passage import Passage
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SOURCES_DIR = PROJECT_ROOT / "kb" / "sources"
-COLLECTION = "passages"
-BANK_COLLECTION = "bank"
 CURRENT = "CURRENT"
+META = "meta.json"
+CHROMA_DIR = "chroma"
+LOCK = ".lock"
+STORE_ID = "STORE_ID"  # names this store's collections on a shared Chroma server
+GENERATION_PREFIX = "gen-"
 ADD_BATCH = 256
+PROBE_DISTANCE = 1e-3  # a stored vector queried for itself comes back at distance ~0
+
+
+@dataclass(frozen=True)
+class Part:
+    """One Chroma collection of a generation and the JSON Lines file whose records it indexes, one each."""
+
+    collection: str
+    records: str
+
+
+# What every generation must hold besides meta.json; the integrity check verifies each part in turn.
+PASSAGES = Part("passages", "passages.jsonl")
+BANK = Part("bank", "bank.jsonl")  # the question bank (`kb.bank`), indexed like the passages
+GENERATION_PARTS: tuple[Part, ...] = (PASSAGES, BANK)
 
 
 class StoreMissingError(RuntimeError):
@@ -41,14 +76,31 @@ class ModelMismatchError(RuntimeError):
     """The knowledge base was built with another embedding model than the one installed."""
 
 
+class StoreDamagedError(RuntimeError):
+    """The current generation is incomplete or corrupted; `cause` says what is wrong, in plain words."""
+
+    def __init__(self, store_dir: Path, cause: str):
+        super().__init__(f"The knowledge base at {store_dir} is damaged: {cause}. Rebuild it: python -m ingest")
+        self.cause = cause
+
+
+class StoreUnreachableError(RuntimeError):
+    """The configured Chroma server does not answer."""
+
+
+class BuildLockedError(RuntimeError):
+    """Another build holds the store's lock."""
+
+
 def default_store_dir() -> Path:
     """`PASSENGER_KB_STORE` if set, else `kb/store/` in the project (git-ignored)."""
     configured = os.environ.get("PASSENGER_KB_STORE", "").strip()
     return Path(configured) if configured else PROJECT_ROOT / "kb" / "store"
 
 
-def _client(path: Path) -> chromadb.ClientAPI:
-    return chromadb.PersistentClient(path=str(path), settings=Settings(anonymized_telemetry=False))
+def chroma_server() -> str:
+    """`PASSENGER_CHROMA_URL` (e.g. http://127.0.0.1:8000), or "" for Chroma files inside the store directory."""
+    return os.environ.get("PASSENGER_CHROMA_URL", "").strip().rstrip("/")
 
 
 def embed_hash(index_text: str) -> str:
@@ -76,66 +128,300 @@ class BuildReport:
     reused: int
     unchanged: bool
     seconds: float
+    repaired: str = ""  # why the previous generation could not be kept, when it could not
+    removed: int = 0  # old, partial or damaged generations removed
+
+
+# -- where the collections live -------------------------------------------------------------------------------
+
+
+def _settings() -> Settings:
+    return Settings(anonymized_telemetry=False)
+
+
+def _server_client(url: str) -> chromadb.ClientAPI:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise StoreUnreachableError(
+            f"PASSENGER_CHROMA_URL={url!r} is not an http(s) address such as http://127.0.0.1:8000"
+        )
+    try:
+        return chromadb.HttpClient(
+            host=parts.hostname,
+            port=parts.port or (443 if parts.scheme == "https" else 8000),
+            ssl=parts.scheme == "https",
+            settings=_settings(),
+        )
+    except Exception as error:  # noqa: BLE001 - chromadb raises ValueError or httpx errors for a dead server
+        raise StoreUnreachableError(f"The Chroma server at {url} is not answering ({error}).") from error
+
+
+def _collection_name(generation: str, part: Part, server: str) -> str:
+    return f"{generation}.{part.collection}" if server else part.collection
+
+
+class _Vectors:
+    """The Chroma client of one generation, opened for reading without ever writing the generation.
+
+    A local generation is read from `copy`, a private temporary copy of its Chroma files, which goes when
+    this object is closed or collected.
+    """
+
+    def __init__(self, store_dir: Path, server: str, copy: tempfile.TemporaryDirectory | None):
+        self.server = server
+        if server:
+            self.client = _server_client(server)
+        else:
+            try:
+                self.client = chromadb.PersistentClient(path=str(_copy_dir(copy)), settings=_settings())
+            except Exception as error:  # noqa: BLE001 - Chroma cannot open its own files: the store is damaged
+                copy.cleanup()
+                raise StoreDamagedError(store_dir, f"Chroma cannot open its files ({error})") from error
+        self._finalizer = weakref.finalize(self, _release, self.client, copy)
+
+    def collection(self, generation: str, part: Part):
+        return self.client.get_collection(
+            _collection_name(generation, part, self.server), embedding_function=OfflineBgeEmbedding()
+        )
+
+    def close(self) -> None:
+        self._finalizer()
+
+
+def _private_copy(store_dir: Path, directory: Path) -> tempfile.TemporaryDirectory | None:
+    """A temporary copy of a local generation's Chroma files, or None when it has none."""
+    if not (directory / CHROMA_DIR).is_dir():
+        return None
+    copy = tempfile.TemporaryDirectory(prefix="passenger-kb-", ignore_cleanup_errors=True)
+    try:
+        shutil.copytree(directory / CHROMA_DIR, _copy_dir(copy))
+    except OSError as error:
+        copy.cleanup()
+        raise StoreDamagedError(store_dir, f"its Chroma files cannot be read ({error})") from error
+    return copy
+
+
+def _copy_dir(copy: tempfile.TemporaryDirectory) -> Path:
+    return Path(copy.name) / CHROMA_DIR
+
+
+def _release(client: chromadb.ClientAPI, copy: tempfile.TemporaryDirectory | None) -> None:
+    try:
+        client.close()
+    finally:
+        if copy is not None:
+            copy.cleanup()
+
+
+# -- reading and checking a generation --------------------------------------------------------------------------
 
 
 class KnowledgeBase:
-    """One opened generation: its passages, their indexed texts, its Chroma collection and its metadata."""
+    """One opened, verified generation: its passages, their indexed texts, its Chroma collections, its metadata."""
 
-    def __init__(
-        self,
-        directory: Path,
-        meta: dict,
-        indexed: list[IndexedPassage],
-        collection,
-        bank: list[BankEntry],
-        bank_collection,
-    ):
+    def __init__(self, directory: Path, meta: dict, records: dict[str, list[dict]], vectors: _Vectors):
         self.directory = directory
         self.meta = meta
-        self.indexed = indexed
-        self.passages = [item.passage for item in indexed]
+        self.records = records
+        self.indexed = [IndexedPassage(Passage.from_record(r["passage"]), r["index_text"]) for r in records["passages"]]
+        self.passages = [item.passage for item in self.indexed]
         self.by_id = {p.id: p for p in self.passages}
-        self.collection = collection
-        self.bank = bank
-        self.bank_collection = bank_collection
+        self.vectors = vectors
+        self.collections = {part.collection: vectors.collection(directory.name, part) for part in GENERATION_PARTS}
+        self.collection = self.collections[PASSAGES.collection]
+        self.bank = [BankEntry(**record) for record in records[BANK.collection]]
+        self.bank_collection = self.collections[BANK.collection]
 
     @classmethod
     def open(cls, store_dir: Path | None = None) -> KnowledgeBase:
+        """The current generation, verified; raises StoreMissingError, StoreDamagedError, ModelMismatchError or
+        StoreUnreachableError, each saying what to do."""
         store_dir = store_dir or default_store_dir()
-        directory = current_generation(store_dir)
-        if directory is None:
-            raise StoreMissingError(f"No knowledge base at {store_dir}. Build it with: python -m ingest")
-        meta = json.loads((directory / "meta.json").read_text(encoding="utf-8"))
-        if meta.get("model_id") != MODEL_ID:
-            raise ModelMismatchError(
-                f"The knowledge base at {store_dir} was built with the embedding model {meta.get('model_id')!r}, "
-                f"but this installation uses {MODEL_ID!r}. Rebuild it: python -m ingest"
-            )
-        client = _client(directory / "chroma")
-        collection = client.get_collection(COLLECTION, embedding_function=OfflineBgeEmbedding())
-        if (collection.metadata or {}).get("model_id") != MODEL_ID:
-            raise ModelMismatchError(f"The Chroma collection in {directory} was built with another embedding model.")
-        bank_collection = client.get_collection(BANK_COLLECTION, embedding_function=OfflineBgeEmbedding())
-        return cls(directory, meta, read_passages(directory), collection, read_bank(directory), bank_collection)
+        name = _pointed_generation(store_dir)
+        try:
+            return verify_generation(store_dir, name)
+        except StoreDamagedError:
+            if _pointed_generation(store_dir) == name:
+                raise
+            return verify_generation(store_dir, _pointed_generation(store_dir))  # a build switched meanwhile
+
+    def server_unreachable(self) -> bool:
+        """True when the collections live on a Chroma server that no longer answers."""
+        return bool(self.vectors.server) and not _server_answers(self.vectors)
+
+    def close(self) -> None:
+        self.vectors.close()
 
 
 def current_generation(store_dir: Path) -> Path | None:
+    """The directory `CURRENT` names, when it names one that holds a meta.json."""
     pointer = store_dir / CURRENT
     if not pointer.is_file():
         return None
     directory = store_dir / pointer.read_text(encoding="utf-8").strip()
-    return directory if (directory / "meta.json").is_file() else None
+    return directory if (directory / META).is_file() else None
 
 
-def read_passages(directory: Path) -> list[IndexedPassage]:
-    with (directory / "passages.jsonl").open(encoding="utf-8") as lines:
-        records = [json.loads(line) for line in lines]
-    return [IndexedPassage(Passage.from_record(r["passage"]), r["index_text"]) for r in records]
+def _pointed_generation(store_dir: Path) -> str:
+    """The generation name in `CURRENT`; StoreMissingError when nothing was ever switched to."""
+    pointer = store_dir / CURRENT
+    if not pointer.is_file():
+        raise StoreMissingError(f"No knowledge base at {store_dir}. Build it with: python -m ingest")
+    try:
+        name = pointer.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as error:
+        raise StoreDamagedError(store_dir, f"its {CURRENT} file cannot be read ({error})") from error
+    if not name.startswith(GENERATION_PREFIX) or "/" in name:
+        raise StoreDamagedError(store_dir, f"its {CURRENT} file does not name a generation")
+    return name
 
 
-def read_bank(directory: Path) -> list[BankEntry]:
-    with (directory / "bank.jsonl").open(encoding="utf-8") as lines:
-        return [BankEntry(**json.loads(line)) for line in lines]
+def verify_generation(store_dir: Path, name: str) -> KnowledgeBase:
+    """Open generation `name` only if it is intact; StoreDamagedError names the first fault found.
+
+    A configured Chroma server that does not answer is reported first (StoreUnreachableError), since no
+    rebuild can help then."""
+    server = chroma_server()
+    if server:
+        _server_client(server).close()
+    directory = store_dir / name
+    if not directory.is_dir():
+        raise StoreDamagedError(store_dir, f"{CURRENT} names {name}, which does not exist")
+    meta = _read_meta(store_dir, directory)
+    if meta["chroma_server"] != server:
+        built_for = meta["chroma_server"] or "Chroma files in the store directory"
+        raise StoreDamagedError(store_dir, f"it was built for {built_for}, not {server or 'local Chroma files'}")
+    copy = None if server else _private_copy(store_dir, directory)
+    try:
+        _check_files(store_dir, directory, meta, _copy_dir(copy) if copy else None)
+    except BaseException:
+        if copy is not None:
+            copy.cleanup()
+        raise
+    if not server and copy is None:
+        raise StoreDamagedError(store_dir, f"{name}/{CHROMA_DIR} is missing")
+    vectors = _Vectors(store_dir, server, copy)
+    try:
+        records = {part.collection: _read_records(store_dir, directory, part, meta) for part in GENERATION_PARTS}
+        for part in GENERATION_PARTS:
+            _check_collection(store_dir, vectors, name, part, meta["counts"][part.collection])
+        try:
+            return KnowledgeBase(directory, meta, records, vectors)
+        except (KeyError, TypeError) as error:
+            raise StoreDamagedError(
+                store_dir, f"{name}/{PASSAGES.records} or {BANK.records} holds a record of the wrong shape"
+            ) from error
+    except BaseException:
+        vectors.close()
+        raise
+
+
+def _read_meta(store_dir: Path, directory: Path) -> dict:
+    path = directory / META
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as error:
+        raise StoreDamagedError(store_dir, f"{directory.name}/{META} is missing") from error
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise StoreDamagedError(store_dir, f"{directory.name}/{META} cannot be read ({error})") from error
+    if not isinstance(meta, dict):
+        raise StoreDamagedError(store_dir, f"{directory.name}/{META} is not a JSON object")
+    if meta.get("model_id") != MODEL_ID:
+        raise ModelMismatchError(
+            f"The knowledge base at {store_dir} was built with the embedding model {meta.get('model_id')!r}, "
+            f"but this installation uses {MODEL_ID!r}. Rebuild it: python -m ingest"
+        )
+    counts, files = meta.get("counts"), meta.get("files")
+    valid = (
+        isinstance(counts, dict)
+        and all(isinstance(counts.get(part.collection), int) for part in GENERATION_PARTS)
+        and isinstance(files, dict)
+        and all(isinstance(entry, dict) and {"size", "sha256"} <= entry.keys() for entry in files.values())
+        and isinstance(meta.get("fingerprint"), str)
+        and isinstance(meta.get("chroma_server"), str)
+    )
+    if not valid:
+        raise StoreDamagedError(store_dir, f"{directory.name}/{META} lacks the counts and checksums of its files")
+    return meta
+
+
+def _check_files(store_dir: Path, directory: Path, meta: dict, chroma_copy: Path | None) -> None:
+    """Every file meta.json lists, with its size and SHA-256; Chroma's files are checked in the private copy."""
+    for relative, expected in sorted(meta["files"].items()):
+        if relative.startswith(f"{CHROMA_DIR}/") and chroma_copy is not None:
+            path = chroma_copy / relative.removeprefix(f"{CHROMA_DIR}/")
+        else:
+            path = directory / relative
+        where = f"{directory.name}/{relative}"
+        if not path.is_file():
+            raise StoreDamagedError(store_dir, f"{where} is missing")
+        try:
+            size, digest = path.stat().st_size, _sha256(path)
+        except OSError as error:
+            raise StoreDamagedError(store_dir, f"{where} cannot be read ({error})") from error
+        if size != expected["size"]:
+            raise StoreDamagedError(store_dir, f"{where} has {size:,} bytes instead of {expected['size']:,}")
+        if digest != expected["sha256"]:
+            raise StoreDamagedError(store_dir, f"{where} has changed since it was built")
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as data:
+        for block in iter(lambda: data.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _read_records(store_dir: Path, directory: Path, part: Part, meta: dict) -> list[dict]:
+    where = f"{directory.name}/{part.records}"
+    try:
+        with (directory / part.records).open(encoding="utf-8") as lines:
+            records = [json.loads(line) for line in lines]
+    except FileNotFoundError as error:
+        raise StoreDamagedError(store_dir, f"{where} is missing") from error
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise StoreDamagedError(store_dir, f"{where} cannot be read ({error})") from error
+    expected = meta["counts"][part.collection]
+    if len(records) != expected:
+        raise StoreDamagedError(store_dir, f"{where} holds {len(records):,} records, but meta.json says {expected:,}")
+    return records
+
+
+def _check_collection(store_dir: Path, vectors: _Vectors, generation: str, part: Part, expected: int) -> None:
+    """The collection exists, was built with this model, holds `expected` entries, and finds its own vectors."""
+    try:
+        collection = vectors.collection(generation, part)
+        if (collection.metadata or {}).get("model_id") != MODEL_ID:
+            raise ModelMismatchError(f"The Chroma collection {part.collection} was built with another embedding model.")
+        count = collection.count()
+        if count != expected:
+            raise StoreDamagedError(
+                store_dir, f"Chroma holds {count:,} {part.collection}, but meta.json says {expected:,}"
+            )
+        offsets = sorted({0, count // 2, max(count - 1, 0)}) if count else []
+        for offset in offsets:
+            probe = collection.get(offset=offset, limit=1, include=["embeddings"])
+            found = collection.query(query_embeddings=[probe["embeddings"][0]], n_results=1, include=["distances"])
+            if not found["ids"][0] or found["distances"][0][0] > PROBE_DISTANCE:
+                raise StoreDamagedError(store_dir, f"a probe query of {part.collection} does not find its own vector")
+    except (StoreDamagedError, ModelMismatchError):
+        raise
+    except Exception as error:  # noqa: BLE001 - whatever Chroma raises, the generation cannot be searched
+        if vectors.server and not _server_answers(vectors):
+            raise StoreUnreachableError(f"The Chroma server at {vectors.server} is not answering.") from error
+        raise StoreDamagedError(store_dir, f"Chroma cannot search {part.collection} ({error})") from error
+
+
+def _server_answers(vectors: _Vectors) -> bool:
+    try:
+        vectors.client.heartbeat()
+    except Exception:  # noqa: BLE001 - any failure to answer a heartbeat means the server is unreachable
+        return False
+    return True
+
+
+# -- building ---------------------------------------------------------------------------------------------------
 
 
 def fingerprint(indexed: list[IndexedPassage], sources: dict, bank: list[BankEntry]) -> str:
@@ -144,10 +430,45 @@ def fingerprint(indexed: list[IndexedPassage], sources: dict, bank: list[BankEnt
         digest.update(item.passage.content_hash.encode())
         digest.update(embed_hash(item.index_text).encode())
     for entry in bank:
-        digest.update(embed_hash(bank_embed_text(entry)).encode())
         digest.update(entry.id.encode())
     digest.update(json.dumps(sources, sort_keys=True).encode())
     return digest.hexdigest()
+
+
+@contextmanager
+def build_lock(store_dir: Path, wait: float = 0.0, on_wait: Callable[[str], None] | None = None) -> Iterator[None]:
+    """Hold `store_dir/.lock` for one build; waits up to `wait` seconds for another build, then BuildLockedError.
+
+    The lock is an flock, so the kernel releases it when a build is killed.
+    """
+    store_dir.mkdir(parents=True, exist_ok=True)
+    with (store_dir / LOCK).open("a+", encoding="utf-8") as handle:
+        deadline = time.monotonic() + wait
+        waited = False
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                handle.seek(0)
+                holder = handle.read().strip() or "unknown"
+                if time.monotonic() >= deadline:
+                    raise BuildLockedError(
+                        f"Another build of the knowledge base in {store_dir} is running (process {holder}). "
+                        "Wait for it to finish; it leaves the knowledge base up to date."
+                    ) from None
+                if on_wait is not None and not waited:
+                    on_wait(holder)
+                waited = True
+                time.sleep(0.2)
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"{os.getpid()}\n")
+        handle.flush()
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def build(
@@ -155,144 +476,228 @@ def build(
     sources: dict,
     store_dir: Path | None = None,
     progress: Callable[[Iterable], Iterable] = lambda batches: batches,
-    bank: list[BankEntry] = (),
+    lock_wait: float = 0.0,
+    on_wait: Callable[[str], None] | None = None,
+    bank: Iterable[BankEntry] = (),
 ) -> BuildReport:
-    """Write a new generation from `indexed` and the question `bank` and switch to it, unless nothing changed.
+    """Write a new generation from `indexed` and the question `bank` and switch to it, unless an intact current
+    one has the same inputs.
 
     `sources` (what the snapshot's manifests say: instruments, consolidation dates, pages) is kept in the
-    generation's metadata for the page's status panel. `progress` wraps the embedding batches.
+    generation's metadata for the page's status panel. `progress` wraps the embedding batches. Every run
+    removes old, partial and damaged generations, keeping the current one and the one it replaced.
     """
     started = time.monotonic()
     store_dir = store_dir or default_store_dir()
-    store_dir.mkdir(parents=True, exist_ok=True)
     ids = [item.passage.id for item in indexed]
     if len(set(ids)) != len(ids):
         raise ValueError("Two passages share an id; the loader must number the parts of a unit.")
     bank = list(bank)
     print_ = fingerprint(indexed, sources, bank)
-    previous = current_generation(store_dir)
-    previous_meta = json.loads((previous / "meta.json").read_text(encoding="utf-8")) if previous else {}
-    if previous and previous_meta.get("fingerprint") == print_ and previous_meta.get("model_id") == MODEL_ID:
-        return BuildReport(previous.name, len(indexed), 0, 0, True, time.monotonic() - started)
+    with build_lock(store_dir, lock_wait, on_wait):
+        previous, repaired = _intact_current(store_dir)
+        if previous is not None and previous.meta["fingerprint"] == print_:
+            keep = {previous.directory.name, previous.meta.get("replaces") or ""}
+            previous.close()
+            removed = _remove_other_generations(store_dir, keep)
+            return BuildReport(
+                previous.directory.name, len(indexed), 0, 0, True, time.monotonic() - started, "", removed
+            )
+        texts = {embed_hash(item.index_text): item.index_text for item in indexed}
+        texts.update({embed_hash(bank_embed_text(entry)): bank_embed_text(entry) for entry in bank})
+        reusable = _reusable_embeddings(store_dir, previous, set(texts))
+        replaces = previous.directory.name if previous is not None else ""
+        if previous is not None:
+            previous.close()
+        generation = f"{GENERATION_PREFIX}{datetime.now(UTC):%Y%m%dT%H%M%S%f}-{os.getpid()}"
+        to_embed = [h for h in texts if h not in reusable]
+        vectors = {h: reusable[h] for h in texts if h in reusable}
+        batches = [to_embed[start : start + 64] for start in range(0, len(to_embed), 64)]
+        for batch in progress(batches):
+            for hash_, vector in zip(batch, embed([texts[h] for h in batch]), strict=True):
+                vectors[hash_] = vector.tolist()
+        _write_generation(store_dir, generation, indexed, bank, vectors, print_, sources, replaces)
+        _switch_to(store_dir, generation)
+        removed = _remove_other_generations(store_dir, {generation, replaces})
+    return BuildReport(
+        generation,
+        len(indexed),
+        len(to_embed),
+        len(texts) - len(to_embed),
+        False,
+        time.monotonic() - started,
+        repaired,
+        removed,
+    )
 
-    reusable = _previous_embeddings(previous) if previous else {}
-    generation = f"gen-{datetime.now(UTC):%Y%m%dT%H%M%S%f}-{os.getpid()}"
+
+def _intact_current(store_dir: Path) -> tuple[KnowledgeBase | None, str]:
+    """The current generation if it passes the integrity check, else None and why it was not kept."""
+    try:
+        return verify_generation(store_dir, _pointed_generation(store_dir)), ""
+    except StoreMissingError:
+        return None, ""
+    except StoreDamagedError as error:
+        return None, error.cause
+    except ModelMismatchError as error:
+        return None, str(error)
+
+
+def _reusable_embeddings(store_dir: Path, previous: KnowledgeBase | None, wanted: set[str]) -> dict[str, list[float]]:
+    """embed_hash -> vector from the intact current generation, or else from the newest other intact one.
+
+    Vectors are taken only from a generation that passed the integrity check, so a damaged index never
+    leaks wrong vectors into a rebuild.
+    """
+    if previous is not None:
+        return _stored_embeddings(previous, wanted)
+    for directory in sorted(store_dir.glob(f"{GENERATION_PREFIX}*"), reverse=True):
+        try:
+            candidate = verify_generation(store_dir, directory.name)
+        except (StoreDamagedError, ModelMismatchError):
+            continue
+        try:
+            return _stored_embeddings(candidate, wanted)
+        finally:
+            candidate.close()
+    return {}
+
+
+def _stored_embeddings(knowledge_base: KnowledgeBase, wanted: set[str]) -> dict[str, list[float]]:
+    vectors = {}
+    for collection in knowledge_base.collections.values():
+        stored = collection.get(include=["embeddings", "metadatas"])
+        for meta, vector in zip(stored["metadatas"], stored["embeddings"], strict=True):
+            if meta["embed_hash"] in wanted:
+                vectors[meta["embed_hash"]] = list(vector)
+    return vectors
+
+
+def _write_generation(
+    store_dir: Path,
+    generation: str,
+    indexed: list[IndexedPassage],
+    bank: list[BankEntry],
+    vectors: dict[str, list[float]],
+    print_: str,
+    sources: dict,
+    replaces: str,
+) -> None:
+    """Every file of a new generation, meta.json (with the checksums of the others) last."""
     directory = store_dir / generation
     directory.mkdir()
-    client = _client(directory / "chroma")
+    server = chroma_server()
+    client = (
+        _server_client(server)
+        if server
+        else chromadb.PersistentClient(path=str(directory / CHROMA_DIR), settings=_settings())
+    )
     passage_hashes = [embed_hash(item.index_text) for item in indexed]
-    bank_texts = [bank_embed_text(entry) for entry in bank]
-    bank_hashes = [embed_hash(text) for text in bank_texts]
-    vectors = _embed_new(
-        dict(zip(passage_hashes + bank_hashes, [i.index_text for i in indexed] + bank_texts, strict=True)),
-        reusable,
-        progress,
+    bank_hashes = [embed_hash(bank_embed_text(entry)) for entry in bank]
+    with closing(client):
+        _add_collection(
+            client,
+            _collection_name(generation, PASSAGES, server),
+            _store_id(store_dir),
+            ids=[item.passage.id for item in indexed],
+            embeddings=[vectors[h] for h in passage_hashes],
+            documents=[item.index_text for item in indexed],
+            metadatas=[_metadata(item.passage, h) for item, h in zip(indexed, passage_hashes, strict=True)],
+        )
+        _add_collection(
+            client,
+            _collection_name(generation, BANK, server),
+            _store_id(store_dir),
+            ids=[entry.id for entry in bank],
+            embeddings=[vectors[h] for h in bank_hashes],
+            documents=[entry.text for entry in bank],
+            metadatas=[
+                {"doc": entry.doc, "unit": entry.unit, "lang": entry.lang, "embed_hash": h}
+                for entry, h in zip(bank, bank_hashes, strict=True)
+            ],
+        )
+    _write_records(
+        directory / PASSAGES.records,
+        [{"passage": item.passage.to_record(), "index_text": item.index_text} for item in indexed],
     )
-    _add(
-        client,
-        COLLECTION,
-        ids,
-        passage_hashes,
-        [item.index_text for item in indexed],
-        [_metadata(item.passage, h) for item, h in zip(indexed, passage_hashes, strict=True)],
-        vectors,
-    )
-    _add(
-        client,
-        BANK_COLLECTION,
-        [entry.id for entry in bank],
-        bank_hashes,
-        [entry.text for entry in bank],
-        [
-            {"doc": e.doc, "unit": e.unit, "lang": e.lang, "embed_hash": h}
-            for e, h in zip(bank, bank_hashes, strict=True)
-        ],
-        vectors,
-    )
-    with (directory / "passages.jsonl").open("w", encoding="utf-8") as out:
-        for item in indexed:
-            record = {"passage": item.passage.to_record(), "index_text": item.index_text}
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
-    with (directory / "bank.jsonl").open("w", encoding="utf-8") as out:
-        for entry in bank:
-            out.write(json.dumps(entry.to_record(), ensure_ascii=False) + "\n")
+    _write_records(directory / BANK.records, [entry.to_record() for entry in bank])
+    files = {
+        path.relative_to(directory).as_posix(): {"size": path.stat().st_size, "sha256": _sha256(path)}
+        for path in sorted(directory.rglob("*"))
+        if path.is_file()
+    }
     meta = {
         "model_id": MODEL_ID,
         "fingerprint": print_,
         "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "passages": len(indexed),
-        "bank_entries": len(bank),
+        "counts": {PASSAGES.collection: len(indexed), BANK.collection: len(bank)},
+        "chroma_server": server,
+        "files": files,
+        "replaces": replaces,
         "sources": sources,
     }
-    (directory / "meta.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
-    _switch_to(store_dir, generation)
-    _remove_old_generations(store_dir, keep={generation, previous.name if previous else ""})
-    embedded = len(set(vectors) - set(reusable))
-    total = len(set(passage_hashes + bank_hashes))
-    return BuildReport(generation, len(indexed), embedded, total - embedded, False, time.monotonic() - started)
+    _write_durably(directory / META, json.dumps(meta, indent=2, ensure_ascii=False))
 
 
-def _embed_new(
-    texts: dict[str, str], reusable: dict[str, list[float]], progress: Callable[[Iterable], Iterable]
-) -> dict[str, list[float]]:
-    """embed_hash -> vector for every text: reused when the previous generation has it, else embedded now."""
-    vectors = {h: reusable[h] for h in texts if h in reusable}
-    missing = [h for h in texts if h not in reusable]
-    batches = [missing[start : start + 64] for start in range(0, len(missing), 64)]
-    for batch in progress(batches):
-        for hash_, vector in zip(batch, embed([texts[h] for h in batch]), strict=True):
-            vectors[hash_] = vector.tolist()
-    return vectors
-
-
-def _add(client, name: str, ids: list[str], hashes: list[str], documents: list[str], metadatas: list[dict], vectors):
+def _add_collection(client, name: str, store_id: str, **records: list) -> None:
     collection = client.create_collection(
         name,
         embedding_function=OfflineBgeEmbedding(),
-        metadata={"model_id": MODEL_ID},
+        metadata={"model_id": MODEL_ID, "store": store_id},
         configuration={"hnsw": {"space": "cosine"}},
     )
-    for start in range(0, len(ids), ADD_BATCH):
-        chunk = slice(start, start + ADD_BATCH)
-        collection.add(
-            ids=ids[chunk],
-            embeddings=[vectors[h] for h in hashes[chunk]],
-            documents=documents[chunk],
-            metadatas=metadatas[chunk],
-        )
+    for start in range(0, len(records["ids"]), ADD_BATCH):
+        collection.add(**{key: values[start : start + ADD_BATCH] for key, values in records.items()})
+
+
+def _write_records(path: Path, records: list[dict]) -> None:
+    with path.open("w", encoding="utf-8") as out:
+        for record in records:
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
 def _metadata(passage: Passage, hash_: str) -> dict:
     return {"doc": passage.doc, "unit": passage.unit, "lang": passage.lang, "kind": passage.kind, "embed_hash": hash_}
 
 
-def _previous_embeddings(directory: Path) -> dict[str, list[float]]:
-    """embed_hash -> vector from the previous generation; an unreadable one just means re-embedding."""
-    vectors: dict[str, list[float]] = {}
-    for name in (COLLECTION, BANK_COLLECTION):
-        try:
-            collection = _client(directory / "chroma").get_collection(name, embedding_function=OfflineBgeEmbedding())
-            if (collection.metadata or {}).get("model_id") != MODEL_ID:
-                continue
-            stored = collection.get(include=["embeddings", "metadatas"])
-        except Exception:  # noqa: BLE001 - a damaged old generation must not block a rebuild
-            continue
-        for meta, vector in zip(stored["metadatas"], stored["embeddings"], strict=True):
-            vectors[meta["embed_hash"]] = list(vector)
-    return vectors
+def _write_durably(path: Path, text: str) -> None:
+    with path.open("w", encoding="utf-8") as out:
+        out.write(text)
+        out.flush()
+        os.fsync(out.fileno())
 
 
 def _switch_to(store_dir: Path, generation: str) -> None:
     pointer = store_dir / f"{CURRENT}.tmp"
-    with pointer.open("w", encoding="utf-8") as out:
-        out.write(generation)
-        out.flush()
-        os.fsync(out.fileno())
+    _write_durably(pointer, generation)
     os.replace(pointer, store_dir / CURRENT)
 
 
-def _remove_old_generations(store_dir: Path, keep: set[str]) -> None:
-    """Keep the new generation and the one a running page may still have open; drop the rest."""
-    for directory in store_dir.glob("gen-*"):
+def _store_id(store_dir: Path) -> str:
+    """A random id kept in the store directory, so that stores sharing one Chroma server never touch each
+    other's collections."""
+    path = store_dir / STORE_ID
+    if not path.is_file():
+        _write_durably(path, uuid.uuid4().hex)
+    return path.read_text(encoding="utf-8").strip()
+
+
+def _remove_other_generations(store_dir: Path, keep: set[str]) -> int:
+    """Drop every generation but `keep` (the current one and the one it replaced, which a running page may
+    still be reading), with its collections on a Chroma server; the build lock guarantees that none of them
+    is being written. Returns how many generation directories went."""
+    removed = 0
+    for directory in store_dir.glob(f"{GENERATION_PREFIX}*"):
         if directory.name not in keep:
             shutil.rmtree(directory, ignore_errors=True)
+            removed += 1
+    (store_dir / f"{CURRENT}.tmp").unlink(missing_ok=True)
+    server = chroma_server()
+    if server:
+        store_id = _store_id(store_dir)
+        with closing(_server_client(server)) as client:
+            for collection in client.list_collections():
+                mine = (collection.metadata or {}).get("store") == store_id
+                if mine and collection.name.split(".")[0] not in keep:
+                    client.delete_collection(collection.name)
+    return removed

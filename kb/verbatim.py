@@ -26,6 +26,7 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup, NavigableString, Tag
 
+from kb.html_page import decode_page
 from kb.passage import Passage
 
 LIMS = "{http://justice.gc.ca/lims}"
@@ -41,6 +42,8 @@ ARTICLE_HEADING = re.compile(r"^Article\s+([0-9]+|[IVXLC]+|premier|Premier)\b")
 SCHEDULE_LABEL = re.compile(r"^(?:SCHEDULE|ANNEXE)\s+([0-9]+|[IVXLC]+)\b")
 ADDITIONAL_PROTOCOL = ("additional protocol", "protocole additionnel")
 ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+
+_WHITESPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -314,7 +317,7 @@ def _chain(passage: Passage) -> tuple[str, ...]:
 @lru_cache(maxsize=64)
 def page_sections(path: Path) -> tuple[tuple[tuple[str, ...], str], ...]:
     """(headings, text) for each h1–h3 section of a saved page's main content (the heading is the title)."""
-    soup = BeautifulSoup(path.read_bytes(), "html.parser")
+    soup = BeautifulSoup(decode_page(path.read_bytes()), "html.parser")
     main = soup.find("main") or soup.find(attrs={"role": "main"}) or soup.find("article") or soup.body or soup
     sections: list[tuple[tuple[str, ...], list[str]]] = [((), [])]
     open_headings: list[tuple[int, str]] = []

@@ -205,28 +205,66 @@ def test_a_failing_language_service_falls_back_with_a_note(feedback_db, monkeypa
     assert any("test-model" in text.value for text in at.sidebar.text)  # plain text: the address is no link
 
 
-def test_a_missing_knowledge_base_offers_to_build_it(feedback_db, tmp_path, monkeypatch):
+def test_a_missing_knowledge_base_explains_the_command_to_build_it(feedback_db, tmp_path, monkeypatch):
     monkeypatch.setenv("PASSENGER_KB_STORE", str(tmp_path / "empty-store"))
     at = open_page()
     assert TEXT["en"]["kb_missing"] in [warning.value for warning in at.warning]
-    assert any(button.label == TEXT["en"]["kb_build"] for button in at.button)
+    assert TEXT["en"]["kb_rebuild_command"] in [info.value for info in at.info]
+    assert TEXT["en"]["kb_build"] not in [button.label for button in at.button]  # no visitor can start a build
     assert not at.chat_input
 
 
-def test_a_store_from_another_model_is_rebuilt_from_the_page(feedback_db, store_dir, tmp_path, monkeypatch):
+def damaged_copy(store_dir: Path, tmp_path: Path) -> Path:
+    """A copy of the session's store whose HNSW file was deleted, beside an intact older generation to reuse."""
+    copy = tmp_path / "store"
+    shutil.copytree(store_dir, copy)
+    generation = current_generation(copy)
+    shutil.copytree(generation, copy / "gen-00000000T000000000000-1")
+    next((generation / "chroma").glob("*/data_level0.bin")).unlink()
+    return copy
+
+
+def test_a_damaged_store_is_named_and_rebuilt_only_with_the_review_password(
+    feedback_db, store_dir, tmp_path, monkeypatch
+):
+    copy = damaged_copy(store_dir, tmp_path)
+    monkeypatch.setenv("PASSENGER_KB_STORE", str(copy))
+    monkeypatch.setenv("PASSENGER_REVIEW_PASSWORD", PASSWORD)
+    at = open_page()
+    [warning] = at.warning
+    assert warning.value.startswith(TEXT["en"]["kb_damaged"].split("{")[0]) and "data\\_level0" in warning.value
+    assert not at.chat_input
+
+    at.text_input[0].input("a guess")
+    at = click(at, TEXT["en"]["kb_build"])
+    assert TEXT["en"]["kb_wrong_password"] in [error.value for error in at.error] and not at.chat_input
+
+    at.text_input[0].input(PASSWORD)
+    at = click(at, TEXT["en"]["kb_build"])
+    assert at.chat_input and not at.warning
+    send(at, "My flight was cancelled, what am I owed?")
+    assert latest_answer(at).results[0].hits
+
+
+def test_a_store_from_another_model_says_so_and_offers_the_rebuild(feedback_db, store_dir, tmp_path, monkeypatch):
     copy = tmp_path / "store"
     shutil.copytree(store_dir, copy)
     meta_path = current_generation(copy) / "meta.json"
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
     meta_path.write_text(json.dumps({**meta, "model_id": "another-model"}), encoding="utf-8")
     monkeypatch.setenv("PASSENGER_KB_STORE", str(copy))
+    monkeypatch.setenv("PASSENGER_REVIEW_PASSWORD", PASSWORD)
     at = open_page()
     assert TEXT["en"]["kb_mismatch"] in [warning.value for warning in at.warning]
-    at = click(at, TEXT["en"]["kb_build"])
-    assert at.chat_input and not at.warning
-    assert (
-        json.loads((current_generation(copy) / "meta.json").read_text(encoding="utf-8"))["model_id"] != "another-model"
-    )
+    assert TEXT["en"]["kb_build"] in [button.label for button in at.button] and not at.chat_input
+
+
+def test_a_search_server_that_is_down_is_said_plainly(feedback_db, monkeypatch):
+    monkeypatch.setenv("PASSENGER_CHROMA_URL", "http://127.0.0.1:9")
+    at = open_page()
+    [warning] = at.warning
+    assert warning.value.startswith(TEXT["en"]["kb_server_down"].split("{")[0])
+    assert TEXT["en"]["kb_build"] not in [button.label for button in at.button] and not at.chat_input
 
 
 def test_feedback_reaches_the_review_page_and_the_export(feedback_db, monkeypatch):

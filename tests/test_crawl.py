@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import socket
 import threading
 import time
@@ -16,6 +17,7 @@ import httpx
 import pytest
 
 from ingest.crawl import AGENT, CrawlError, NoNetworkError, SkipReason, crawl
+from ingest.laws import SourceError
 from ingest.scope import page_key
 from ingest.snapshot import TERMS_NOTE
 from ingest.web_pages import MalformedPageWarning, load_web_passages
@@ -363,3 +365,92 @@ def test_a_malformed_page_is_skipped_with_a_warning_naming_it(crawled):
 
 def test_no_snapshot_means_no_guide_passages(tmp_path):
     assert load_web_passages(tmp_path / "web") == []
+
+
+# -- pages that are not what they claim ------------------------------------------------------------------
+
+
+def saved_pages(tmp_path: Path, pages: dict[str, bytes]) -> Path:
+    """A snapshot with these files under example.org, listed in its manifest as a crawl would list them."""
+    web = tmp_path / "web"
+    (web / "example.org").mkdir(parents=True)
+    entries = []
+    for name, content in pages.items():
+        (web / "example.org" / name).write_bytes(content)
+        url = f"https://example.org/{name}"
+        entries.append({"url": url, "canonical_url": url, "title": name, "file": f"example.org/{name}",
+                        "retrieved": "2026-01-01T00:00:00+00:00", "terms": TERMS_NOTE})  # fmt: skip
+    (web / "manifest.json").write_text(json.dumps({"pages": entries}), encoding="utf-8")
+    return web
+
+
+def page(body: str, head: str = "", lang: str = "en") -> str:
+    lang_attribute = f' lang="{lang}"' if lang else ""
+    return f"<!DOCTYPE html><html{lang_attribute}><head>{head}</head><body><main>{body}</main></body></html>"
+
+
+def test_thousands_of_nested_elements_are_read_without_exhausting_the_stack(tmp_path):
+    deep = "<div>" * 5000 + "Keep your boarding pass." + "</div>" * 5000
+    web = saved_pages(tmp_path, {"deep.html": page(f"<h1>Receipts</h1>{deep}<p>And the receipts.</p>").encode()})
+    [passage] = load_web_passages(web)
+    assert passage.text == "Keep your boarding pass.\nAnd the receipts."
+    assert check_passages([passage], web.parent) == []
+
+
+def test_binary_data_and_documents_that_are_not_html_are_refused_with_a_warning(tmp_path):
+    web = saved_pages(
+        tmp_path,
+        {
+            "noise.html": random.Random(7).randbytes(20_000),
+            "letter.html": b"%PDF-1.4\n" + random.Random(8).randbytes(4_000),
+            "notes.html": b"Just a line of plain text, no markup at all.",
+            "good.html": page("<h1>Delays</h1><p>Ask the airline why.</p>").encode(),
+        },
+    )
+    with pytest.warns(MalformedPageWarning) as caught:
+        passages = load_web_passages(web)
+    skipped = sorted(str(warning.message).split(":")[0] for warning in caught)
+    assert skipped == ["Skipped web/example.org/letter.html", "Skipped web/example.org/noise.html",
+                       "Skipped web/example.org/notes.html"]  # fmt: skip
+    assert [p.title for p in passages] == ["Delays"]
+
+
+def test_a_latin1_french_page_is_decoded_right_and_labelled_french(tmp_path):
+    text = "Si votre vol est annulé, le transporteur doit vous offrir un réacheminement à vos frais."
+    web = saved_pages(tmp_path, {"vol.html": page(f"<h1>Vol annulé</h1><p>{text}</p>", lang="").encode("latin-1")})
+    [passage] = load_web_passages(web)
+    assert (passage.lang, passage.title, passage.text) == ("fr", "Vol annulé", text)
+    assert check_passages([passage], web.parent) == []
+
+
+def test_a_declared_character_set_is_honoured(tmp_path):
+    text = "Le transporteur doit « répondre » dans les 30 jours — sans frais."
+    declared = page(f"<h1>Délais</h1><p>{text}</p>", head='<meta charset="windows-1252">', lang="fr")
+    web = saved_pages(tmp_path, {"delais.html": declared.encode("cp1252")})
+    [passage] = load_web_passages(web)
+    assert passage.text == text
+
+
+@pytest.mark.parametrize(
+    ("manifest", "problem"),
+    [
+        ("{pages: []}", "is not valid JSON"),
+        ('{"pages": "none"}', 'has no list of "pages"'),
+        ('{"pages": [{"url": "https://example.org/"}]}', "page 1 has no text for canonical_url, title, file"),
+        (
+            json.dumps(
+                {
+                    "pages": [
+                        {"url": "u", "canonical_url": "u", "title": "t", "file": "../../secret.html", "retrieved": "r"}
+                    ]
+                }
+            ),  # fmt: skip
+            "page 1 names a file outside the snapshot",
+        ),
+    ],
+)
+def test_a_bad_page_manifest_is_an_error_naming_the_file_and_the_problem(tmp_path, manifest, problem):
+    (tmp_path / "manifest.json").write_text(manifest, encoding="utf-8")
+    with pytest.raises(SourceError) as raised:
+        load_web_passages(tmp_path)
+    assert str(tmp_path / "manifest.json") in str(raised.value) and problem in str(raised.value)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from ingest.build import describe_sources
 from ingest.laws import SourceError, load_law_passages, roman_or_arabic, section_unit
 from kb.store import SOURCES_DIR
 from kb.verbatim import check_passages
@@ -174,3 +175,48 @@ def test_manifest_lists_every_shipped_file():
     shipped = {str(p.relative_to(SOURCES_DIR)) for p in Path(SOURCES_DIR / "justice-laws").rglob("*.xml")}
     assert listed == shipped
     assert "Open Government Licence" in manifest["licence"]["name"]
+
+
+ENTRY = {"doc": "SOR-2019-110", "instrument": "Direction", "language": "en", "url": "https://example.org/",
+         "file": "justice-laws/eng/regulations/SOR-2019-110.xml", "consolidated": "2025-07-24"}  # fmt: skip
+BAD_MANIFESTS = {
+    "not JSON": ('{"instruments": [', "is not valid JSON"),
+    "a list": ("[]", "must hold a JSON object, not a list"),
+    "instruments not a list": ('{"instruments": {"a": 1}}', 'has no list of "instruments"'),
+    "instrument without a file": (
+        json.dumps({"instruments": [{k: v for k, v in ENTRY.items() if k != "file"}]}),
+        "instrument 1 has no text for file",
+    ),
+    "instrument that is a number": ('{"instruments": [7]}', "instrument 1 has no text for doc"),
+    "instrument in another language": (
+        json.dumps({"instruments": [{**ENTRY, "language": "de"}]}),
+        "only en and fr are read",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", BAD_MANIFESTS)
+def test_a_bad_manifest_is_an_error_naming_the_file_and_the_problem(tmp_path, kind):
+    text, problem = BAD_MANIFESTS[kind]
+    (tmp_path / "manifest.json").write_text(text, encoding="utf-8")
+    with pytest.raises(SourceError) as raised:
+        load_law_passages(tmp_path)
+    assert str(tmp_path / "manifest.json") in str(raised.value) and problem in str(raised.value)
+
+
+def test_a_manifest_without_a_licence_is_an_error_naming_it(tmp_path):
+    manifest = json.loads((SOURCES_DIR / "manifest.json").read_text(encoding="utf-8"))
+    del manifest["licence"]
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    with pytest.raises(SourceError, match='manifest.json has no "licence"'):
+        describe_sources(tmp_path)
+
+
+def test_xml_of_another_structure_is_named_in_a_warning(tmp_path):
+    shutil.copytree(SOURCES_DIR / "justice-laws", tmp_path / "justice-laws")
+    shutil.copy(SOURCES_DIR / "manifest.json", tmp_path / "manifest.json")
+    catalog = "<?xml version='1.0'?><catalog><book><title>Not law</title></book></catalog>"
+    (tmp_path / "justice-laws/eng/regulations/SOR-2019-110.xml").write_text(catalog, encoding="utf-8")
+    with pytest.warns(UserWarning, match="SOR-2019-110.xml yielded no passages: its root element <catalog>"):
+        passages = load_law_passages(tmp_path)
+    assert passages and not any(p.doc == "SOR-2019-110" for p in passages)

@@ -1,12 +1,15 @@
-"""The store: complete generations only, incremental re-embedding, a clear error for another model."""
+"""The store: complete generations only, checked before they are trusted and repaired by one ingest;
+incremental re-embedding; one build at a time; a clear error for another model."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -14,7 +17,18 @@ from pathlib import Path
 import pytest
 
 from ingest.build import build_knowledge_base, load_passages
-from kb.store import SOURCES_DIR, IndexedPassage, KnowledgeBase, ModelMismatchError, StoreMissingError, build
+from kb.store import (
+    CURRENT,
+    SOURCES_DIR,
+    BuildLockedError,
+    IndexedPassage,
+    KnowledgeBase,
+    ModelMismatchError,
+    StoreDamagedError,
+    StoreMissingError,
+    build,
+    build_lock,
+)
 from retrieval.enrich import index_text
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -118,3 +132,160 @@ def test_ingest_command_with_no_sources_says_so(tmp_path):
     assert result.returncode == 2
     assert "the law snapshot is missing" in result.stderr
     assert not (tmp_path / "store").exists()
+
+
+# -- integrity, repair, housekeeping and the build lock -----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def small_store(tmp_path_factory) -> tuple[Path, Path]:
+    """Sources of two instruments and a store built from them twice: the current generation and the intact one
+    it replaced, as in any store that has been rebuilt once."""
+    root = tmp_path_factory.mktemp("small")
+    sources = small_sources(root, ["SOR-2019-110.xml", "SOR-2019-150.xml"])
+    build_knowledge_base(sources, root / "store")
+    manifest = json.loads((sources / "manifest.json").read_text(encoding="utf-8"))
+    manifest["licence"]["name"] += " (second build)"
+    (sources / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    build_knowledge_base(sources, root / "store")
+    return sources, root / "store"
+
+
+def copy_store(small_store, tmp_path: Path) -> Path:
+    shutil.copytree(small_store[1], tmp_path / "store")
+    return tmp_path / "store"
+
+
+def current_dir(store: Path) -> Path:
+    return store / (store / CURRENT).read_text(encoding="utf-8").strip()
+
+
+def file_digests(store: Path) -> dict[str, tuple[str, int]]:
+    return {
+        str(path.relative_to(store)): (hashlib.sha256(path.read_bytes()).hexdigest(), path.stat().st_mtime_ns)
+        for path in sorted(store.rglob("*"))
+        if path.is_file()
+    }
+
+
+def truncate(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
+
+def hnsw(generation: Path) -> Path:
+    return next((generation / "chroma").glob("*/data_level0.bin"))
+
+
+def test_opening_and_searching_never_writes_to_the_store(small_store, tmp_path):
+    store = copy_store(small_store, tmp_path)
+    before = file_digests(store)
+    knowledge_base = KnowledgeBase.open(store)
+    vector = knowledge_base.collection.get(limit=1, include=["embeddings"])["embeddings"][0]
+    assert knowledge_base.collection.query(query_embeddings=[vector], n_results=3)["ids"][0]
+    knowledge_base.close()
+    assert file_digests(store) == before
+
+
+DAMAGE = {
+    "meta.json deleted": (lambda g, s: (g / "meta.json").unlink(), "meta.json is missing"),
+    "meta.json unparseable": (lambda g, s: (g / "meta.json").write_text("{not json"), "meta.json cannot be read"),
+    "meta.json wrong count": (
+        lambda g, s: (g / "meta.json").write_text(
+            (g / "meta.json").read_text().replace('"passages": 66', '"passages": 60')
+        ),
+        "holds 66 records, but meta.json says 60",
+    ),
+    "passages.jsonl truncated": (lambda g, s: truncate(g / "passages.jsonl"), "passages.jsonl has"),
+    "passages.jsonl deleted": (lambda g, s: (g / "passages.jsonl").unlink(), "passages.jsonl is missing"),
+    "HNSW file deleted": (lambda g, s: hnsw(g).unlink(), "data_level0.bin is missing"),
+    "HNSW file truncated": (lambda g, s: truncate(hnsw(g)), "data_level0.bin has"),
+    "chroma.sqlite3 deleted": (lambda g, s: (g / "chroma/chroma.sqlite3").unlink(), "chroma.sqlite3 is missing"),
+    "chroma.sqlite3 garbage": (
+        lambda g, s: (g / "chroma/chroma.sqlite3").write_bytes(b"x" * (g / "chroma/chroma.sqlite3").stat().st_size),
+        "chroma.sqlite3 has changed since it was built",
+    ),
+    "CURRENT pointing nowhere": (lambda g, s: (s / CURRENT).write_text("gen-1-gone"), "names gen-1-gone"),
+}
+
+
+@pytest.mark.parametrize("kind", DAMAGE)
+def test_a_damaged_store_is_named_on_open_and_repaired_by_one_build(small_store, tmp_path, kind):
+    sources, _ = small_store
+    store = copy_store(small_store, tmp_path)
+    intact = KnowledgeBase.open(store)
+    ids = set(intact.by_id)
+    intact.close()
+    damage, cause = DAMAGE[kind]
+    damage(current_dir(store), store)
+
+    with pytest.raises(StoreDamagedError, match="python -m ingest") as raised:
+        KnowledgeBase.open(store)
+    assert cause in raised.value.cause
+
+    report, _ = build_knowledge_base(sources, store)
+    assert not report.unchanged and cause in report.repaired
+    assert report.embedded == 0  # every vector came from the intact generation that was replaced
+    repaired = KnowledgeBase.open(store)
+    assert set(repaired.by_id) == ids and repaired.collection.count() == len(ids)
+    repaired.close()
+    assert build_knowledge_base(sources, store)[0].unchanged
+
+
+def test_ingest_command_repairs_an_unparseable_meta_without_a_traceback(small_store, tmp_path):
+    sources, _ = small_store
+    store = copy_store(small_store, tmp_path)
+    (current_dir(store) / "meta.json").write_text('{"model_id": ', encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "ingest", "--sources", str(sources), "--store", str(store), "--quiet"],
+        cwd=PROJECT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    assert "could not be kept" in result.stdout and "meta.json cannot be read" in result.stdout
+    KnowledgeBase.open(store).close()
+
+
+def test_every_run_removes_old_and_partial_generations(small_store, tmp_path):
+    sources, _ = small_store
+    store = copy_store(small_store, tmp_path)
+    kept = sorted(path.name for path in store.glob("gen-*"))
+    shutil.copytree(current_dir(store), store / "gen-00000000T000000000000-1")  # an old generation
+    (store / "gen-29991231T000000000000-1" / "chroma").mkdir(parents=True)  # a build killed while writing
+
+    report, _ = build_knowledge_base(sources, store)
+    assert report.unchanged and report.removed == 2
+    assert sorted(path.name for path in store.glob("gen-*")) == kept
+
+
+def test_a_second_build_waits_for_the_first_or_refuses_clearly(small_store, tmp_path):
+    sources, _ = small_store
+    store = copy_store(small_store, tmp_path)
+    with build_lock(store), pytest.raises(BuildLockedError, match="Another build of the knowledge base .* is running"):
+        build_knowledge_base(sources, store)
+
+    holding = threading.Event()
+
+    def hold_the_lock_briefly():
+        with build_lock(store):
+            holding.set()
+            time.sleep(1)
+
+    holder = threading.Thread(target=hold_the_lock_briefly)
+    holder.start()
+    holding.wait()
+    waited_for = []
+    report, _ = build_knowledge_base(sources, store, lock_wait=60, on_wait=waited_for.append)
+    holder.join()
+    assert report.unchanged and waited_for
+
+
+def test_two_ingest_commands_at_once_both_finish_and_one_repairs(small_store, tmp_path):
+    sources, _ = small_store
+    store = copy_store(small_store, tmp_path)
+    hnsw(current_dir(store)).unlink()
+    command = [sys.executable, "-m", "ingest", "--sources", str(sources), "--store", str(store), "--quiet"]
+    runs = [subprocess.Popen(command, cwd=PROJECT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)]
+    runs.append(subprocess.Popen(command, cwd=PROJECT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    outputs = [run.communicate(timeout=180) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], [err for _, err in outputs]
+    assert sorted("already up to date" in out for out, _ in outputs) == [False, True]
+    KnowledgeBase.open(store).close()
