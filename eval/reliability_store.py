@@ -181,7 +181,7 @@ def damaged_store_is_repaired(kind: str) -> Callable[[int], None]:
                 pass
             else:
                 raise AssertionError("the damaged store opened as if it were intact")
-            report, _ = build_knowledge_base(SOURCES_DIR, store)
+            report, _, _ = build_knowledge_base(SOURCES_DIR, store)
             assert not report.unchanged, "ingest said 'already up to date' for a damaged store"
             assert_answers_as_before(store)
             assert len(generations(store)) <= 2, f"generations left behind: {generations(store)}"
@@ -193,7 +193,7 @@ def half_written_generation_is_removed(_: int) -> None:
     with store_copy() as store:
         leave_half_written(store)
         KnowledgeBase.open(store).close()  # the current generation is untouched and still answers
-        report, _ = build_knowledge_base(SOURCES_DIR, store)
+        report, _, _ = build_knowledge_base(SOURCES_DIR, store)
         assert report.unchanged and report.removed == 1, report
         assert HALF_WRITTEN not in generations(store)
         assert_answers_as_before(store)
@@ -305,7 +305,7 @@ def hostile_pages_are_survived(trial: int) -> None:
         sources = sources_with_pages(store.parent, hostile_pages(trial))
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            report, passages = build_knowledge_base(sources, store)
+            report, passages, _ = build_knowledge_base(sources, store)
         skipped = " ".join(str(w.message) for w in caught if issubclass(w.category, MalformedPageWarning))
         assert "random.html" in skipped and "report.pdf" in skipped, skipped
         guides = {p.doc.rsplit("/", 1)[-1]: p for p in passages if p.kind == "guide"}

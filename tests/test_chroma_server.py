@@ -94,7 +94,7 @@ print(json.dumps(kb.collection.query(query_embeddings=[vector.tolist()], n_resul
 
 def test_app_processes_share_one_store_on_the_server(on_server, tmp_path, monkeypatch):
     store = tmp_path / "store"
-    report, _ = build_knowledge_base(two_instruments(tmp_path), store)
+    report, _, _ = build_knowledge_base(two_instruments(tmp_path), store)
     assert not (store / report.generation / "chroma").exists()  # the vectors live on the server
     assert f"{report.generation}.passages" in server_collections(on_server)
 
@@ -130,7 +130,7 @@ def test_a_collection_missing_on_the_server_is_named_and_repaired(on_server, tmp
 
     with pytest.raises(StoreDamagedError, match="Chroma cannot search passages"):
         KnowledgeBase.open(store)
-    report, _ = build_knowledge_base(sources, store)
+    report, _, _ = build_knowledge_base(sources, store)
     assert not report.unchanged and report.embedded == 0  # reused from the generation it replaced
     KnowledgeBase.open(store).close()
 

@@ -222,7 +222,7 @@ def test_a_damaged_store_is_named_on_open_and_repaired_by_one_build(small_store,
         KnowledgeBase.open(store)
     assert cause in raised.value.cause
 
-    report, _ = build_knowledge_base(sources, store)
+    report, _, _ = build_knowledge_base(sources, store)
     assert not report.unchanged and cause in report.repaired
     assert report.embedded == 0  # every vector came from the intact generation that was replaced
     repaired = KnowledgeBase.open(store)
@@ -251,7 +251,7 @@ def test_every_run_removes_old_and_partial_generations(small_store, tmp_path):
     shutil.copytree(current_dir(store), store / "gen-00000000T000000000000-1")  # an old generation
     (store / "gen-29991231T000000000000-1" / "chroma").mkdir(parents=True)  # a build killed while writing
 
-    report, _ = build_knowledge_base(sources, store)
+    report, _, _ = build_knowledge_base(sources, store)
     assert report.unchanged and report.removed == 2
     assert sorted(path.name for path in store.glob("gen-*")) == kept
 
@@ -273,7 +273,7 @@ def test_a_second_build_waits_for_the_first_or_refuses_clearly(small_store, tmp_
     holder.start()
     holding.wait()
     waited_for = []
-    report, _ = build_knowledge_base(sources, store, lock_wait=60, on_wait=waited_for.append)
+    report, _, _ = build_knowledge_base(sources, store, lock_wait=60, on_wait=waited_for.append)
     holder.join()
     assert report.unchanged and waited_for
 
