@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 BANK_DIR = Path(__file__).resolve().parent / "bank"
+OUTSIDE_DIR = BANK_DIR / "outside"  # air-travel questions that no unit answers: `{"lang", "text"}` a line
 VOLUNTEER_FILE = "volunteers.jsonl"
 LANGUAGES = ("en", "fr")
 MAX_ENTRY_CHARS = 700
@@ -105,3 +106,18 @@ def append_entry(entry: BankEntry, bank_dir: Path = BANK_DIR) -> Path:
     with path.open("a", encoding="utf-8") as out:
         out.write(json.dumps(entry.to_record(), ensure_ascii=False) + "\n")
     return path
+
+
+def load_outside(directory: Path = OUTSIDE_DIR) -> list[str]:
+    """Questions about flying that none of these laws governs (terminals, pets, loyalty points...): a question
+    nearer to one of them than to any bank entry is not shown law. Unreadable lines are skipped."""
+    texts = []
+    for path in sorted(directory.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(record, dict) and isinstance(record.get("text"), str) and record["text"].strip():
+                texts.append(" ".join(record["text"].split()))
+    return texts

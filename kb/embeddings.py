@@ -87,7 +87,12 @@ def embed(texts: list[str], max_tokens: int = MAX_TOKENS) -> np.ndarray:
 
 
 def embed_query(text: str) -> np.ndarray:
-    return embed([QUERY_PREFIX + text], MAX_QUERY_TOKENS)[0]
+    return embed_queries([text])[0]
+
+
+def embed_queries(texts: list[str]) -> np.ndarray:
+    """Questions as the search compares them: with bge's instruction for retrieval, cut at MAX_QUERY_TOKENS."""
+    return embed([QUERY_PREFIX + text for text in texts], MAX_QUERY_TOKENS)
 
 
 @register_embedding_function

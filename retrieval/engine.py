@@ -23,7 +23,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from rank_bm25 import BM25Okapi
 
-from kb.embeddings import embed_query
+from kb.bank import load_outside
+from kb.embeddings import embed_queries
 from kb.multilingual import embed_multilingual
 from kb.passage import Passage
 from kb.store import KnowledgeBase
@@ -56,6 +57,7 @@ class Weights:
     bank_sparse: float = 0.3
     bank_multilingual: float = 2.0  # French questions only; chosen on the bank itself, see `kb.multilingual`
     cross_reference: float = 0.1  # share of a top unit's score given to the units it cites or is cited by
+    outside_margin: float = 0.0  # refused when an outside-the-law question is this much closer (1.0: never)
     min_similarity: float = 0.7  # nothing is shown unless some bank entry is at least this close (cosine)
     relative_cut: float = 0.3  # a unit is shown only if it scores at least this share of the best unit
 
@@ -69,6 +71,7 @@ class Evidence:
     bank_dense: dict[Unit, float]
     bank_sparse: dict[Unit, float]
     bank_multilingual: dict[Unit, float] = field(default_factory=dict)
+    closest_outside: float = 0.0  # the nearest question about flying that no unit answers
 
     @property
     def closest_bank_entry(self) -> float:
@@ -161,9 +164,10 @@ class SearchEngine:
             self.bank_sparse[lang] = SparseIndex([e.text for e in entries], [(e.doc, e.unit) for e in entries], lang)
         self.bank_units = [(e.doc, e.unit) for e in knowledge_base.bank]
         self.bank_multilingual = embed_multilingual([e.text for e in knowledge_base.bank])
+        self.outside = embed_queries(load_outside())
 
     def evidence(self, question: str, lang: str) -> Evidence:
-        vector = embed_query(question)
+        vector = embed_queries([question])[0]
         passage_sparse = self.passage_sparse.get(lang) or self.passage_sparse["en"]
         bank_sparse = self.bank_sparse.get(lang) or self.bank_sparse.get("en")
         return Evidence(
@@ -172,6 +176,7 @@ class SearchEngine:
             bank_dense=self._dense(self.knowledge_base.bank_collection, vector, BANK_CANDIDATES),
             bank_sparse=bank_sparse.scores(question) if bank_sparse else {},
             bank_multilingual=self._multilingual(question) if lang == "fr" else {},
+            closest_outside=float((self.outside @ vector).max()) if len(self.outside) else 0.0,
         )
 
     def _multilingual(self, question: str) -> dict[Unit, float]:
@@ -206,6 +211,8 @@ class SearchEngine:
         evidence = self.evidence(question, lang)
         if evidence.closest_bank_entry < self.weights.min_similarity:
             return []
+        if evidence.closest_outside - evidence.closest_bank_entry > self.weights.outside_margin:
+            return []  # more like a question about flying that the law does not answer
         ranked = evidence.fuse(self.weights, self.references)
         best = ranked[0][1] if ranked else 0.0
         hits = []

@@ -156,3 +156,11 @@ def test_a_question_points_up_only_to_its_own_first_results(engine):
         own_first = units(engine.search(question.question, "en", k=limit))
         assert set(units(question.shown_above)) <= set(own_first), question.question
     assert ("SOR-2019-150", "s19") not in units(result.results[-1].shown_above)
+
+
+def test_a_question_about_flying_that_no_law_answers_shows_nothing(engine):
+    question = "Which terminal does Air Canada use at Pearson?"
+    evidence = engine.evidence(question, "en")
+    assert evidence.closest_outside > evidence.closest_bank_entry
+    assert engine.search(question) == []
+    assert engine.search("Do I get meals if my flight is delayed 4 hours?")  # a question the law answers
