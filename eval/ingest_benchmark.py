@@ -44,8 +44,8 @@ def main(args: argparse.Namespace) -> int:
         rerun_process_seconds = time.perf_counter() - started
         size = directory_size(store)
     languages = Counter(p.lang for p in passages)
-    print(f"full build from the snapshot:       {full_seconds:7.1f} s  ({full.embedded} passages embedded)")
-    print(f"re-run, nothing changed:            {rerun_seconds:7.2f} s  ({again.embedded} passages embedded)")
+    print(f"full build from the snapshot:       {full_seconds:7.1f} s  ({full.embedded} texts embedded)")
+    print(f"re-run, nothing changed:            {rerun_seconds:7.2f} s  ({again.embedded} texts embedded)")
     print(f"re-run as `python -m ingest` process: {rerun_process_seconds:5.1f} s")
     print(f"passages per language:              {', '.join(f'{lang} {n}' for lang, n in sorted(languages.items()))}")
     print(f"store size on disk:                 {size / 1e6:7.1f} MB")
