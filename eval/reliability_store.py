@@ -30,7 +30,7 @@ from pathlib import Path
 
 from eval.reliability import Scenario
 from ingest.__main__ import main as ingest_main
-from ingest.build import WEB_DIR, build_knowledge_base, describe_sources, load_passages
+from ingest.build import WEB_DIR, build_knowledge_base, describe_sources, load_passages, load_question_bank
 from ingest.web_pages import MalformedPageWarning
 from kb.embeddings import embed_query
 from kb.store import (
@@ -77,8 +77,9 @@ def base_store() -> Path:
     passages = load_passages(SOURCES_DIR)
     indexed = [IndexedPassage(p, index_text(p)) for p in passages]
     sources = describe_sources(SOURCES_DIR)
-    build(indexed, {**sources, "licence": {**sources["licence"], "name": "an earlier build"}}, store)
-    build(indexed, sources, store)
+    bank = load_question_bank(passages)
+    build(indexed, {**sources, "licence": {**sources["licence"], "name": "an earlier build"}}, store, bank=bank)
+    build(indexed, sources, store, bank=bank)
     return store
 
 
