@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from page_session import APP, TIMEOUT, open_page, open_review, send
 from streamlit.testing.v1 import AppTest
 
 from eval.openai_stub import StubEndpoint
@@ -15,8 +16,6 @@ from kb.feedback import FeedbackLog
 from kb.interface_text import TEXT, escape_markdown
 from kb.store import current_generation
 
-APP = Path(__file__).resolve().parent.parent / "app.py"
-TIMEOUT = 120
 COMPOUND = (
     "Our Sunwing flight home from Punta Cana was cancelled, they said it was a crew scheduling problem, and we got "
     "home to Toronto 26 hours late. Then my suitcase had a huge crack. 1) how much compensation for the "
@@ -35,16 +34,8 @@ def feedback_db(store_dir, tmp_path, monkeypatch) -> Path:
     return tmp_path / "feedback.sqlite3"
 
 
-def open_page() -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()
-    assert not at.exception
-    return at
 
 
-def send(at: AppTest, message: str) -> AppTest:
-    at.chat_input[0].set_value(message).run()
-    assert not at.exception, at.exception
-    return at
 
 
 def click(at: AppTest, label: str) -> AppTest:
@@ -53,16 +44,6 @@ def click(at: AppTest, label: str) -> AppTest:
     return at
 
 
-def review_script():
-    import app
-
-    app.review_page()
-
-
-def open_review() -> AppTest:
-    at = AppTest.from_function(review_script, default_timeout=TIMEOUT).run()
-    assert not at.exception
-    return at
 
 
 def texts(at: AppTest) -> list[str]:

@@ -6,13 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from page_session import open_page, open_review, send
 from streamlit.testing.v1 import AppTest
 
 from kb.feedback import FeedbackLog
 from kb.interface_text import TEXT, escape_markdown
 
-APP = Path(__file__).resolve().parent.parent / "app.py"
-TIMEOUT = 120
 PASSWORD = "volunteer-pass"
 LLM_SETTINGS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PASSENGER_LLM_MODEL", "PASSENGER_LLM_TIMEOUT")
 
@@ -27,28 +26,10 @@ def page_env(store_dir, tmp_path, monkeypatch) -> Path:
     return tmp_path / "feedback.sqlite3"
 
 
-def open_page() -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()
-    assert not at.exception
-    return at
 
 
-def send(at: AppTest, message: str) -> AppTest:
-    at.chat_input[0].set_value(message).run()
-    assert not at.exception, at.exception
-    return at
 
 
-def review_script():
-    import app
-
-    app.review_page()
-
-
-def open_review() -> AppTest:
-    at = AppTest.from_function(review_script, default_timeout=TIMEOUT).run()
-    assert not at.exception
-    return at
 
 
 def log_in(review: AppTest, password: str) -> AppTest:

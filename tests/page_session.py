@@ -1,0 +1,34 @@
+"""The passenger and review pages driven by Streamlit's AppTest: the steps every page test takes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+APP = Path(__file__).resolve().parent.parent / "app.py"
+TIMEOUT = 120
+
+
+def open_page() -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()
+    assert not at.exception
+    return at
+
+
+def send(at: AppTest, message: str) -> AppTest:
+    at.chat_input[0].set_value(message).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def open_review() -> AppTest:
+    at = AppTest.from_function(review_script, default_timeout=TIMEOUT).run()
+    assert not at.exception
+    return at
+
+
+def review_script():
+    import app
+
+    app.review_page()
