@@ -1,7 +1,8 @@
 """`streamlit run app.py`: the passenger page and the volunteer review page.
 
-This script only arranges widgets. What a message does lives in kb/chat.py, the log in kb/feedback.py, the
-fixed wording in kb/interface_text.py, the search in retrieval/. Text from a passenger, from the language
+This script only arranges widgets. What a message does lives in retrieval/conversation.py, the log in
+retrieval/review_log.py, the fixed wording in retrieval/page_text.py, the search in retrieval/.
+Text from a passenger, from the language
 model or from the law is always shown with st.text, which cannot format it or turn an address into a link;
 Markdown (escaped) carries only the page's own wording and the law's titles. The only links on the passenger
 page are the official sources.
@@ -18,30 +19,6 @@ import streamlit as st
 
 from ingest.build import build_knowledge_base
 from kb.bank import append_entry
-from kb.chat import MAX_MESSAGE_CHARS, Conversation, Exchange, as_shown, interface_language
-from kb.feedback import (
-    EVAL_TYPES,
-    FEEDBACK_FILTERS,
-    MAX_NOTE_CHARS,
-    FeedbackLog,
-    FeedbackLogError,
-    LoggedTurn,
-    ShownPassage,
-    default_feedback_path,
-    parse_unit_id,
-    review_password,
-)
-from kb.interface_text import (
-    LANGUAGES,
-    built_at,
-    consolidation_dates,
-    escape_markdown,
-    instrument_lines,
-    join_words,
-    language_name,
-    outside_coverage_message,
-    say,
-)
 from kb.store import (
     CURRENT,
     PASSAGES,
@@ -53,11 +30,35 @@ from kb.store import (
     StoreUnreachableError,
     default_store_dir,
 )
+from kb.text import detect_language
 from query_understanding.llm import configured_llm
+from retrieval.conversation import MAX_MESSAGE_CHARS, Conversation, Exchange, as_shown, interface_language
 from retrieval.engine import SearchEngine
-from retrieval.language import detect_language
+from retrieval.page_text import (
+    LANGUAGES,
+    built_at,
+    consolidation_dates,
+    escape_markdown,
+    instrument_lines,
+    join_words,
+    language_name,
+    outside_coverage_message,
+    say,
+)
 from retrieval.pipeline import load_engine
 from retrieval.results import Hit
+from retrieval.review_log import (
+    EVAL_TYPES,
+    FEEDBACK_FILTERS,
+    MAX_NOTE_CHARS,
+    FeedbackLog,
+    FeedbackLogError,
+    LoggedTurn,
+    ShownPassage,
+    default_feedback_path,
+    parse_unit_id,
+    review_password,
+)
 
 log = logging.getLogger(__name__)
 

@@ -14,13 +14,13 @@ from pathlib import Path
 
 from eval.openai_stub import FAULTS, FaultyEndpoint
 from eval.reliability import Scenario
-from kb.chat import Conversation
-from kb.feedback import FeedbackLog
+from kb.text import detect_language
 from query_understanding import CircuitBreaker, understand
 from query_understanding.llm import configured_llm
 from query_understanding.llm_path import SKIPPED_NOTE
+from retrieval.conversation import Conversation
 from retrieval.engine import SearchEngine
-from retrieval.language import detect_language
+from retrieval.review_log import FeedbackLog
 
 # Fifty passengers' questions of every kind (short, long, French, off-topic, typos), written for this check.
 QUESTIONS = (

@@ -33,6 +33,7 @@ from ingest.__main__ import main as ingest_main
 from ingest.build import WEB_DIR, build_knowledge_base, describe_sources, load_passages, load_question_bank
 from ingest.web_pages import MalformedPageWarning
 from kb.embeddings import embed_query
+from kb.passage import index_text
 from kb.store import (
     CURRENT,
     META,
@@ -47,7 +48,6 @@ from kb.store import (
     default_store_dir,
 )
 from kb.verbatim import check_passages
-from retrieval.enrich import index_text
 
 PROJECT = Path(__file__).resolve().parent.parent
 QUESTIONS = (

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from eval.metrics import average_precision_at_k, dedupe_units, f1, precision_at_k, recall_at_k
+from kb.text import detect_language
 from query_understanding.llm import LLMConfig
 from retrieval.engine import SearchEngine
-from retrieval.language import detect_language
 from retrieval.pipeline import answer, load_engine
 
 SYSTEMS = ("bm25", "dense", "hybrid", "full", "full-joined", "full-last")

@@ -10,10 +10,9 @@ from pathlib import Path
 from ingest.laws import SourceError, load_law_passages, read_json_object
 from ingest.snapshot import MANIFEST, read_manifest
 from kb.bank import BANK_DIR, BankEntry, load_bank
-from kb.passage import Passage
+from kb.passage import Passage, index_text
 from kb.store import BuildReport, IndexedPassage, build
 from kb.verbatim import VerbatimError, check_passages
-from retrieval.enrich import index_text
 
 WEB_DIR = "web"
 LICENCE_FIELDS = ("name", "url", "attribution")

@@ -30,7 +30,7 @@ from lxml import etree
 from ingest.snapshot import MANIFEST, SavedPage, read_manifest
 from kb.html_page import NotAnHtmlPage, decode_page
 from kb.passage import Passage
-from retrieval.language import detect_language
+from kb.text import detect_language
 
 SPLIT_HEADINGS = ["h1", "h2", "h3"]
 BLOCKS = frozenset({

@@ -53,3 +53,8 @@ class Passage:
     @classmethod
     def from_record(cls, record: dict) -> Passage:
         return cls(**{**record, "heading_path": tuple(record["heading_path"])})
+
+
+def index_text(passage: Passage) -> str:
+    """The text each index sees for a passage: the passage plus where it sits, never shown to anyone."""
+    return "\n".join((passage.title, " ".join(passage.heading_path), passage.text))

@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from retrieval.language import detect_language
-from retrieval.terms import fold
+from kb.text import detect_language, fold
 
 ScopeChoice = Literal["within", "to_or_from"]
 

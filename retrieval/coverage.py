@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
+from kb.text import fold
 from query_understanding.flight_scope import names_canada
-from retrieval.terms import fold
 
 AIR_TRAVEL = re.compile(
     r"\b(flights?|fl(y|ew|ying|own)|plane|aircraft|airplane|air ?lines?|airport|carrier|boarding|board(ed)?|"

@@ -8,12 +8,12 @@ from pathlib import Path
 import httpx
 
 from kb.store import KnowledgeBase
+from kb.text import detect_language
 from query_understanding import understand
 from query_understanding.llm import LLMConfig
 from query_understanding.understanding import Understanding
 from retrieval.coverage import outside_coverage
 from retrieval.engine import SearchEngine
-from retrieval.language import detect_language
 from retrieval.results import Answer, Hit, QuestionResult
 
 DEFAULT_K = 5

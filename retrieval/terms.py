@@ -1,14 +1,12 @@
-"""Words as the sparse index and the subject index compare them: folded, stemmed, stop words gone."""
+"""Words as the sparse index compares them: folded, stemmed, stop words gone."""
 
 from __future__ import annotations
 
-import re
 import threading
-import unicodedata
 
 import snowballstemmer
 
-WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
+from kb.text import words
 
 STOP_WORDS = {
     "en": set(
@@ -32,12 +30,6 @@ STOP_WORDS = {
 STEMMERS = {"en": "english", "fr": "french"}
 
 
-def fold(text: str) -> str:
-    """Lower case without accents, so that "réclamation" and "reclamation" are one word."""
-    decomposed = unicodedata.normalize("NFKD", text.lower().replace("’", "'"))
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
 _per_thread = threading.local()
 
 
@@ -48,10 +40,6 @@ def _stemmer(lang: str):
     if lang not in stemmers:
         stemmers[lang] = snowballstemmer.stemmer(STEMMERS.get(lang, "english"))
     return stemmers[lang]
-
-
-def words(text: str) -> list[str]:
-    return WORD.findall(fold(text))
 
 
 def terms(text: str, lang: str = "en") -> list[str]:

@@ -20,7 +20,7 @@ from kb.store import SOURCES_DIR, current_generation
 from kb.verbatim import VerbatimError, check_passages, check_unit
 from retrieval.pipeline import answer
 
-FIXTURES = Path(__file__).parent / "fixtures" / "site"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "site"
 # Twenty situations, written for this test, across the kinds of trouble the page is for.
 SITUATIONS = [
     "WestJet cancelled my Calgary to Toronto flight the night before because of a crew shortage. What do I get?",

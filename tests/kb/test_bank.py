@@ -8,10 +8,10 @@ from pathlib import Path
 
 from ingest.build import build_knowledge_base
 from kb.bank import BANK_DIR, BankEntry, append_entry, load_bank
-from kb.feedback import FeedbackLog
 from kb.store import SOURCES_DIR, KnowledgeBase
 from retrieval.engine import SearchEngine
 from retrieval.pipeline import answer
+from retrieval.review_log import FeedbackLog
 
 KNOWN = {("SOR-2019-110", "s1"), ("SOR-2019-110", "s2")}
 

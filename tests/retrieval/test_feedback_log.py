@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from kb.feedback import (
+from kb.passage import Passage
+from query_understanding.understanding import Understanding
+from retrieval.results import Answer, Hit, QuestionResult
+from retrieval.review_log import (
     EVAL_TYPES,
     FEEDBACK_FILTERS,
     FeedbackLog,
@@ -15,9 +18,6 @@ from kb.feedback import (
     password_matches,
     review_password,
 )
-from kb.passage import Passage
-from query_understanding.understanding import Understanding
-from retrieval.results import Answer, Hit, QuestionResult
 
 DEV_SET = Path("/work/shared/eval/dev.jsonl")
 

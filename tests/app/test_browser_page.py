@@ -31,7 +31,7 @@ from query_understanding import understand
 from retrieval.engine import SearchEngine
 from retrieval.pipeline import answer
 
-PROJECT = Path(__file__).resolve().parent.parent
+PROJECT = Path(__file__).resolve().parents[2]
 ARTIFACTS = PROJECT / "tests" / "artifacts"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = [

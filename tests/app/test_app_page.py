@@ -12,9 +12,9 @@ from page_session import APP, TIMEOUT, open_page, open_review, send
 from streamlit.testing.v1 import AppTest
 
 from eval.openai_stub import StubEndpoint
-from kb.feedback import FeedbackLog
-from kb.interface_text import TEXT, escape_markdown
 from kb.store import current_generation
+from retrieval.page_text import TEXT, escape_markdown
+from retrieval.review_log import FeedbackLog
 
 COMPOUND = (
     "Our Sunwing flight home from Punta Cana was cancelled, they said it was a crew scheduling problem, and we got "

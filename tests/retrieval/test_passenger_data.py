@@ -12,8 +12,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from test_feedback_log import two_question_answer
 
-from kb.chat import clean_message, refusal_for
-from kb.feedback import (
+from kb.redact import BOOKING, EMAIL, NAME, PHONE, TICKET, redact
+from query_understanding.languages import in_unsupported_language
+from retrieval.conversation import clean_message, refusal_for
+from retrieval.review_log import (
     DEFAULT_RETENTION_DAYS,
     MAX_NOTE_CHARS,
     FeedbackLog,
@@ -21,8 +23,6 @@ from kb.feedback import (
     lockout_seconds,
     retention_days,
 )
-from kb.redact import BOOKING, EMAIL, NAME, PHONE, TICKET, redact
-from query_understanding.languages import in_unsupported_language
 
 PLANTED = (
     "Hi, my name is Marie Tremblay, booking reference QX7T2B, ticket 014 2345678901. Call me at 514-555-0199 or "

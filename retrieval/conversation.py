@@ -13,14 +13,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from kb.feedback import FeedbackLog, FeedbackLogError
+from kb.text import detect_language
 from query_understanding.flight_scope import ScopeChoice, says_where_flight_went, with_flight_scope
 from query_understanding.languages import in_unsupported_language
 from query_understanding.llm import LLMConfig
 from retrieval.engine import SearchEngine
-from retrieval.language import detect_language
 from retrieval.pipeline import answer
 from retrieval.results import Answer
+from retrieval.review_log import FeedbackLog, FeedbackLogError
 
 MAX_MESSAGE_CHARS = 4000
 # Terminal escape sequences (colours "ESC[31m", titles "ESC]0;...BEL"), removed whole so no "[31m" is left.
@@ -140,7 +140,7 @@ class Conversation:
             and not result.outside_coverage
             and not says_where_flight_went(turns),
         )
-        with contextlib.suppress(FeedbackLogError):  # the passenger still sees the passages; kb.feedback logs why
+        with contextlib.suppress(FeedbackLogError):  # the passenger still sees the passages; the log says why
             exchange.turn_id, exchange.shown_ids = feedback_log.log_turn(turns, result)
         return self._add(exchange)
 

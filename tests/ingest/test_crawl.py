@@ -23,7 +23,7 @@ from ingest.snapshot import TERMS_NOTE
 from ingest.web_pages import MalformedPageWarning, load_web_passages
 from kb.verbatim import check_passages
 
-FIXTURES = Path(__file__).parent / "fixtures" / "site"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "site"
 HTML = "text/html; charset=utf-8"
 PAGES = {  # path -> (content type, fixture file)
     "/robots.txt": ("text/plain", "robots.txt"),

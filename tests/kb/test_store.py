@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from ingest.build import build_knowledge_base, load_passages
+from kb.passage import index_text
 from kb.store import (
     CURRENT,
     SOURCES_DIR,
@@ -29,9 +30,8 @@ from kb.store import (
     build,
     build_lock,
 )
-from retrieval.enrich import index_text
 
-PROJECT = Path(__file__).resolve().parent.parent
+PROJECT = Path(__file__).resolve().parents[2]
 
 
 def small_sources(tmp_path: Path, files: list[str]) -> Path:

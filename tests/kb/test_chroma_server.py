@@ -16,12 +16,12 @@ import pytest
 from chromadb.config import Settings
 
 from ingest.build import build_knowledge_base
-from kb.chat import Conversation
-from kb.feedback import FeedbackLog
 from kb.store import SOURCES_DIR, KnowledgeBase, StoreDamagedError, StoreUnreachableError
+from retrieval.conversation import Conversation
 from retrieval.engine import SearchEngine
+from retrieval.review_log import FeedbackLog
 
-PROJECT = Path(__file__).resolve().parent.parent
+PROJECT = Path(__file__).resolve().parents[2]
 CHROMA = Path(sys.executable).with_name("chroma")
 FILES = ["SOR-2019-110.xml", "SOR-2019-150.xml"]
 

@@ -22,7 +22,7 @@ from kb.passage import Passage
 from query_understanding.understanding import Understanding
 from retrieval.results import Answer, Hit, QuestionResult
 
-PLANTED_SET = Path(__file__).resolve().parents[1] / "eval" / "planted_hallucinations.jsonl"
+PLANTED_SET = Path(__file__).resolve().parents[2] / "eval" / "planted_hallucinations.jsonl"
 APPR = "justice-laws/eng/regulations/SOR-2019-150.xml"
 HALLUCINATED = "A large carrier owes you $900 for this delay, and you must claim within 60 days (s. 19) [1]."
 ITEMS = [

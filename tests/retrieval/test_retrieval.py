@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from kb.store import SOURCES_DIR
+from kb.text import detect_language
 from kb.verbatim import check_unit
 from retrieval.coverage import outside_coverage
-from retrieval.language import detect_language
 from retrieval.pipeline import answer, per_question_k
 
 

@@ -6,7 +6,9 @@ import re
 
 import pytest
 
-from kb.chat import (
+from query_understanding.flight_scope import says_where_flight_went, with_flight_scope
+from query_understanding.understanding import Understanding
+from retrieval.conversation import (
     MAX_MESSAGE_CHARS,
     Conversation,
     as_shown,
@@ -15,12 +17,10 @@ from kb.chat import (
     passages_shown_above,
     refusal_for,
 )
-from kb.feedback import FeedbackLog
-from kb.interface_text import TEXT, consolidation_dates, escape_markdown, instrument_lines, outside_coverage_message
-from query_understanding.flight_scope import says_where_flight_went, with_flight_scope
-from query_understanding.understanding import Understanding
 from retrieval.engine import SearchEngine
+from retrieval.page_text import TEXT, consolidation_dates, escape_markdown, instrument_lines, outside_coverage_message
 from retrieval.results import Answer, QuestionResult
+from retrieval.review_log import FeedbackLog
 
 
 @pytest.mark.parametrize(
