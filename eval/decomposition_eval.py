@@ -1,8 +1,8 @@
 """`python -m eval decomposition`: how many of a message's issues the questions found, missed and invented.
 
 The check set lists, for each message (with its history), the issues a volunteer would list, as labels of
-query_understanding.vocabulary.ISSUES. Each produced question is mapped to labels by the same vocabulary: a
-label holds for a question when the question contains its cue words (English and French). Per message,
+ISSUES. Each produced question is mapped to labels by the same table: a label holds for a question when the
+question contains the cue words of its topics (query_understanding.lexicon.TOPICS, English and French). Per message,
 found = gold labels carried by some question, missed = gold labels carried by none, invented = labels carried
 by some question but not in the gold list. Because a question that copies its whole message carries every
 issue mentioned in it, the split is checked separately: `split ok` counts messages whose number of questions
@@ -20,11 +20,54 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from query_understanding import understand
+from query_understanding.lexicon import topics
 from query_understanding.llm import LLMConfig
 from query_understanding.understanding import MAX_QUESTIONS
-from query_understanding.vocabulary import ISSUES, issue_labels
 
 DEFAULT_SET = Path(__file__).with_name("decomposition_set.jsonl")
+
+
+@dataclass(frozen=True)
+class Issue:
+    """A label holds when every group in `all_of` has a topic present and no topic of `none_of` is."""
+
+    all_of: tuple[frozenset[str], ...]
+    none_of: frozenset[str] = frozenset()
+
+
+def _issue(*all_of: str, none_of: str = "") -> Issue:
+    return Issue(tuple(frozenset(group.split()) for group in all_of), frozenset(none_of.split()))
+
+
+# The labels a volunteer would list for a message, built from the topics of the lexicon.
+ISSUES: dict[str, Issue] = {
+    "delay_compensation": _issue(
+        "delay cancellation schedule_change", "compensation", none_of="denied_boarding bag_delayed"
+    ),
+    "denied_boarding": _issue("denied_boarding"),
+    "tarmac_delay": _issue("tarmac"),
+    "cancellation_rebooking": _issue("rebooking"),
+    "refund": _issue("refund"),
+    "meals_hotel": _issue("meals_hotel", none_of="tarmac"),
+    "communication": _issue("communication"),
+    "baggage_lost": _issue("baggage", "bag_lost"),
+    "baggage_delayed": _issue("bag_delayed"),
+    "baggage_damaged": _issue("baggage instrument", "damage"),
+    "musical_instrument": _issue("instrument"),
+    "child_seating": _issue("children", "seating"),
+    "disability_assistance": _issue("disability"),
+    "claim_deadline": _issue("deadline"),
+    "cta_complaint": _issue("complaint"),
+}
+
+
+def issue_labels(text: str) -> set[str]:
+    present = topics(text)
+    return {
+        label
+        for label, issue in ISSUES.items()
+        if all(group & present for group in issue.all_of) and not issue.none_of & present
+    }
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from query_understanding.facts import carriers, fact_phrases, missing_from, places
+from query_understanding.lexicon import EVENT_FAMILY, FLIGHT_FAMILIES, GENERIC_FAMILIES, families
 from query_understanding.segments import Segment, refers_back, segments, strip_lead_in
 from query_understanding.understanding import MAX_QUESTIONS
-from query_understanding.vocabulary import EVENT_FAMILY, FLIGHT_FAMILIES, GENERIC_FAMILIES, families
 
 
 @dataclass

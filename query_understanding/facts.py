@@ -9,27 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-# Canadian carriers first, then carriers often flown to and from Canada.
-_CARRIERS_ANY_CASE = (
-    "Air Canada Rouge|Air Canada Express|Air Canada|WestJet Encore|WestJet|Sunwing|Air Transat|Transat|PAL Airlines"
-    "|Canadian North|Air North|Pascan|Air Inuit|Central Mountain Air|Harbour Air|Calm Air|Air Creebec|KLM|Air France"
-    "|Lufthansa|British Airways|American Airlines|Alaska Airlines|Aer Lingus|Iberia|Emirates|Qatar Airways"
-    "|Turkish Airlines|Aeromexico|Icelandair|Cathay Pacific|Japan Airlines|Korean Air|EVA Air|Air Europa|Ryanair"
-    "|easyJet|Volaris|LATAM|Avianca|Air India|Etihad|Air China|Philippine Airlines|Qantas|Air New Zealand|Finnair"
-    "|Brussels Airlines|JetBlue|Southwest|Allegiant|ITA Airways"
-)
-# Names that are also ordinary words: only capitalised.
-_CARRIERS_CAPITALISED = (
-    "Porter|Flair|Swoop|Lynx|Jazz|Delta|United(?! States| Kingdom)|Swiss|Condor|ITA|TAP|PAL|Copa|ANA"
-)
-_CARRIER = re.compile(rf"\b(?:(?i:{_CARRIERS_ANY_CASE})|{_CARRIERS_CAPITALISED})\b")
+from query_understanding.lexicon import CANADIAN_AIRPORT_CODE, CARRIER, DISRUPTION_CAUSE, NOT_PLACES
 
-_MONTHS_AND_DAYS = (
-    "January February March April May June July August September October November December Monday Tuesday Wednesday "
-    "Thursday Friday Saturday Sunday Janvier Février Mars Avril Mai Juin Juillet Août Septembre Octobre Novembre "
-    "Décembre Lundi Mardi Mercredi Jeudi Vendredi Samedi Dimanche"
-)
-_NOT_PLACES = frozenset(_MONTHS_AND_DAYS.split()) | {"I", "The", "My", "Our", "CTA", "PIR", "ATC", "APPR", "EU", "OTC"}
 _NAME = r"(?:St\.|Ste\.|[A-ZÀ-Ý][\w'’]*)(?:[ -][A-ZÀ-Ý][\w'’]*){0,2}"
 _PLACE_AFTER_PREPOSITION = re.compile(
     rf"\b(?:from|to|in|at|via|through|into|out of|de|d'|à|vers|depuis|pour)\s*({_NAME})"
@@ -37,8 +18,6 @@ _PLACE_AFTER_PREPOSITION = re.compile(
 # "Hamilton to Winnipeg" inside a sentence; a capitalised word opening a sentence is too often a verb ("Flew").
 _NAMED_ROUTE = re.compile(rf"(?<=[a-z,] )((?:St\.|Ste\.)?\s?[A-ZÀ-Ý][\w'’]*)\s+(?:to|à)\s+{_NAME}")
 _ROUTE = re.compile(r"\b[A-ZÀ-Ý][\w'’]+\s*(?:→|->|–|-|/|>)\s*[A-ZÀ-Ý][\w'’]+\b")
-_AIRPORT_CODE = re.compile(r"\bY[A-Z]{2}\b")
-
 _DURATION = re.compile(
     r"\b\d+(?:[.,]\d+)?\+?\s*(?:hours?|hrs?|minutes?|mins?|days?|weeks?|months?|heures?|jours?|semaines?|mois)\b"
     r"|\b\d{1,2}h\d{0,2}\b|\b(?:an|one|two|three|four|five|six|seven|eight|nine|ten|twelve) (?:hours?|days?|weeks?)\b"
@@ -46,24 +25,17 @@ _DURATION = re.compile(
     re.IGNORECASE,
 )
 _AGE = re.compile(r"\b\d{1,2}[- ]?(?:year|yr)s?[- ]old\b|\b\d{1,2} ans\b|\(\d{1,2} (?:and|et) \d{1,2}\)", re.IGNORECASE)
-_CAUSE = re.compile(
-    r"\b(?:weather|storm|snow\w*|blizzard|fog|de-?icing|crew(?: shortage| scheduling| availability)?"
-    r"|staff(?:ing)? shortage|maintenance|mechanical|technical|safety|air traffic control|ATC|strike"
-    r"|(?:IT |computer )?(?:system )?outage|bird strike|medical emergency|météo|tempête|neige|équipage"
-    r"|mécanique|technique|sécurité|grève)\b",
-    re.IGNORECASE,
-)
 _AMOUNT = re.compile(r"\$\s?\d[\d,]*(?:\.\d\d)?|\b\d[\d,]*(?:\.\d\d)?\s?(?:\$|€|euros?|dollars?)", re.IGNORECASE)
 
 
 def carriers(text: str) -> list[str]:
-    return _unique(match.group(0) for match in _CARRIER.finditer(text))
+    return _unique(match.group(0) for match in CARRIER.finditer(text))
 
 
 def places(text: str) -> list[str]:
     found = [match.group(0) for match in _ROUTE.finditer(text)]
     found += [match.group(0) for match in _NAMED_ROUTE.finditer(text) if _is_place(match.group(1))]
-    found += [match.group(0) for match in _AIRPORT_CODE.finditer(text)]
+    found += [match.group(0) for match in CANADIAN_AIRPORT_CODE.finditer(text)]
     for match in _PLACE_AFTER_PREPOSITION.finditer(text):
         if _is_place(match.group(1)):
             found.append(match.group(1))
@@ -71,13 +43,13 @@ def places(text: str) -> list[str]:
 
 
 def _is_place(name: str) -> bool:
-    return name.split()[0].split("-")[0] not in _NOT_PLACES and not _CARRIER.match(name)
+    return name.split()[0].split("-")[0] not in NOT_PLACES and not CARRIER.match(name)
 
 
 def fact_phrases(text: str) -> list[str]:
     """Carrier, places, durations and times, ages, cause and amounts, in that order, each once."""
     found = carriers(text) + places(text)
-    for pattern in (_DURATION, _AGE, _CAUSE, _AMOUNT):
+    for pattern in (_DURATION, _AGE, DISRUPTION_CAUSE, _AMOUNT):
         found += [match.group(0) for match in pattern.finditer(text)]
     return _unique(found)
 

@@ -12,33 +12,10 @@ from __future__ import annotations
 import re
 import unicodedata
 
-# Spanish, Portuguese, Italian, German, Dutch, Polish, Tagalog, Romanian and Turkish, folded (no accents).
-_OTHER_AIR_WORDS = set(
-    "vuelo vuelos aerolinea aerolineas equipaje maleta maletas aeropuerto retraso retrasado cancelaron "
-    "reembolso indemnizacion voo voos companhia bagagem aeroporto atraso atrasado cancelaram indenizacao "
-    "volo voli bagaglio bagagli valigia ritardo cancellato rimborso risarcimento flug fluges fluggesellschaft "
-    "gepack koffer flughafen verspatung verspatet annulliert storniert erstattung entschadigung vlucht "
-    "vluchten luchtvaartmaatschappij luchthaven vliegveld vertraging vertraagd geannuleerd terugbetaling "
-    "samolot bagaz walizka lotnisko opoznienie odwolany odszkodowanie eroplano bagahe paliparan naantala "
-    "kinansela lipad zbor zborul valiza intarziere anulat ucus ucak valiz havalimani rotar iptal".split()
-)
-_OTHER_COMMON_WORDS = set(
-    "el los las mi mis y por para con fue pero muy hay del al o um uma meu minha foi nao com sem para "
-    "il lo gli mio mia e ho sono stato non ich mein meine mit und ist war wurde nicht der die das ein eine "
-    "het een mijn ik en niet werd met mnie moj moja jest byl nie ako ang ko sa ng na hindi ay si eu meu "
-    "am fost benim ve bir icin zostal".split()
-)
-_ENGLISH_FRENCH_WORDS = set(
-    "the and is my was i to of for with they have what how do does can it on at flight bag delayed cancelled "
-    "luggage airline hours le les des du une est et je j mon ma mes vol valise bagage bagages retard annule "
-    "avec pour dans pas ai ete suis quel quelle combien droit".split()
-)
+from kb.text import fold
+from query_understanding.lexicon import ENGLISH_FRENCH_WORDS, OTHER_LANGUAGE_AIR_WORDS, OTHER_LANGUAGE_COMMON_WORDS
+
 _WORD = re.compile(r"[^\W\d_]+")
-
-
-def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.lower().replace("ł", "l").replace("ß", "ss"))
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def in_unsupported_language(text: str) -> bool:
@@ -49,8 +26,14 @@ def in_unsupported_language(text: str) -> bool:
     latin = sum(unicodedata.name(ch, "").startswith("LATIN") for ch in letters)
     if latin < len(letters) / 2:
         return True
-    tokens = _WORD.findall(_fold(text))
-    if not any(token in _OTHER_AIR_WORDS for token in tokens):
+    tokens = _WORD.findall(_fold_letters(text))
+    if not any(token in OTHER_LANGUAGE_AIR_WORDS for token in tokens):
         return False
-    other = sum(token in _OTHER_AIR_WORDS or token in _OTHER_COMMON_WORDS for token in tokens)
-    return other > sum(token in _ENGLISH_FRENCH_WORDS for token in tokens)
+    other = sum(token in OTHER_LANGUAGE_AIR_WORDS or token in OTHER_LANGUAGE_COMMON_WORDS for token in tokens)
+    return other > sum(token in ENGLISH_FRENCH_WORDS for token in tokens)
+
+
+def _fold_letters(text: str) -> str:
+    """`fold`, with ł and ß (which have no accent to strip) written "l" and "ss", as the lexicon spells Polish and
+    German words ("odwolany"); kept apart from `fold`, which search shares, so search words stay as they are."""
+    return fold(text).replace("ł", "l").replace("ß", "ss")

@@ -13,9 +13,9 @@ import json
 import re
 
 from query_understanding.cleaning import clean_text, has_words
+from query_understanding.lexicon import TOO_COMMON_TO_RELATE, topics
 from query_understanding.machine_text import rule_broken
 from query_understanding.understanding import MAX_QUESTIONS
-from query_understanding.vocabulary import topics
 
 MAX_STANDALONE_CHARS = 1500
 MAX_QUESTION_CHARS = 300
@@ -23,12 +23,6 @@ MAX_QUESTION_CHARS = 300
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.IGNORECASE)
 _MARKUP = re.compile(r"(?is)<(script|style)\b[^>]{0,200}>.*?</\1\s*>|<[^>]{0,200}>|[*_`#>|]+|^\s*(?:[-•]|\d+[.)])\s+")
 _WORD = re.compile(r"[^\W\d_]{4,}")
-# Words too common to show that a question relates to the conversation.
-_COMMON = (
-    "that this with have from what when will would could should they their them there about which your into been "
-    "were does than then just also only here some more much very like dans pour avec sont être nous vous quel quelle"
-)
-_COMMON_WORDS = frozenset(_COMMON.split())
 
 
 class UnusableAnswer(Exception):
@@ -98,4 +92,4 @@ def _related(text: str, source: str) -> bool:
 
 
 def _content_words(text: str) -> set[str]:
-    return {word for word in map(str.casefold, _WORD.findall(text)) if word not in _COMMON_WORDS}
+    return {word for word in map(str.casefold, _WORD.findall(text)) if word not in TOO_COMMON_TO_RELATE}

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 from query_understanding.facts import carriers, fact_phrases, missing_from
+from query_understanding.lexicon import GENERIC_FAMILIES, SITUATION_TOPICS, cue_words, families
 from query_understanding.segments import segments, strip_lead_in
-from query_understanding.vocabulary import GENERIC_FAMILIES, cue_words, families
 
 MAX_CARRIED_CHARS = 700
 _SHORT_FOLLOW_UP_WORDS = 8
@@ -29,19 +29,6 @@ _NEW_SUBJECT = re.compile(
     r"|\b(?:autre|nouvelle) (?:question|sujet|voyage)\b|\bsans rapport\b",
     re.IGNORECASE,
 )
-_EVENT_TOPICS = {
-    "delay",
-    "cancellation",
-    "denied_boarding",
-    "tarmac",
-    "schedule_change",
-    "baggage",
-    "bag_lost",
-    "damage",
-    "instrument",
-    "children",
-    "disability",
-}
 
 
 def make_standalone(history: list[str], message: str) -> str:
@@ -82,4 +69,4 @@ def _carried(history: list[str], message: str) -> str:
 
 
 def _facts_of(question: str) -> list[str]:
-    return fact_phrases(question) + cue_words(question, _EVENT_TOPICS)
+    return fact_phrases(question) + cue_words(question, SITUATION_TOPICS)

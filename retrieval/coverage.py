@@ -11,34 +11,16 @@ owes under the Air Passenger Protection Regulations, not another kind of service
 
 from __future__ import annotations
 
-import re
-
 from kb.text import fold
 from query_understanding.flight_scope import names_canada
-
-AIR_TRAVEL = re.compile(
-    r"\b(flights?|fl(y|ew|ying|own)|plane|aircraft|airplane|air ?lines?|airport|carrier|boarding|board(ed)?|"
-    r"tarmac|runway|gate|pilot|crew|layover|connecting|connection|cabin|seats?|bags?|baggage|luggage|suitcase|"
-    r"carry-on|carousel|stroller|cta|bumped|overbooked|oversold|appr|vols?|avion|aerien(ne)?s?|aeroport|"
-    r"transporteur|embarquement|valises?|bagages?|air canada|westjet|porter|flair|sunwing|transat|swoop|lynx|"
-    r"jazz)\b"
-)
-ROUTE_OF_CODES = re.compile(r"\b[A-Z]{3} ?(?:->|→|-|/|to) ?[A-Z]{3}\b")  # "YYC to YVR"; never "had to get"
-# words of a disruption that any kind of travel or booking shares: neither for nor against air travel
-DISRUPTION = re.compile(
-    r"\b(passengers?|delay(ed|s)?|late|cancel(led|ed|lation)?|compensation|refund(ed)?|claims?|retard|"
-    r"annul\w*|indemni\w*)\b"
-)
-OTHER_SERVICE = re.compile(
-    r"\b(trains?|rail|railway|via rail|amtrak|bus(es)?|coach|ferry|ferries|cruise|ship|booking\.com|"
-    r"airbnb|expedia|car rental|rental car|concert|ticketmaster)\b"
-)
-# What a carrier provides or pays for while a flight is disrupted: another service only when no flight is named.
-STAY_AND_RIDE = re.compile(r"\b(hotels?|motels?|hebergement|accommodation|rooms?|uber|taxis?|meals?|repas)\b")
-DISABILITY = re.compile(r"\b(disab\w*|wheelchair|mobility|service (dog|animal)|handicap\w*|fauteuil)\b")
-FOREIGN_REGIME = re.compile(
-    r"\b(eu ?261|ec ?261|uk ?261|261/2004|eu (law|rules|regulation)|european (law|rules|regulation)|"
-    r"(us|u\.s\.|american) (dot|department of transportation)|montreal protocol no)\b"
+from query_understanding.lexicon import (
+    AIR_TRAVEL,
+    DISABILITY,
+    DISRUPTION,
+    FOREIGN_REGIME,
+    OTHER_SERVICE,
+    ROUTE_OF_CODES_AMONG_WORDS,
+    STAY_AND_RIDE,
 )
 
 
@@ -47,7 +29,7 @@ def outside_coverage(dialogue: str) -> str | None:
     text = fold(dialogue)
     if FOREIGN_REGIME.search(text) and not names_canada(dialogue):
         return "foreign regime"
-    air = len(AIR_TRAVEL.findall(text)) + len(ROUTE_OF_CODES.findall(dialogue))
+    air = len(AIR_TRAVEL.findall(text)) + len(ROUTE_OF_CODES_AMONG_WORDS.findall(dialogue))
     other = len(OTHER_SERVICE.findall(text)) + (0 if air else len(STAY_AND_RIDE.findall(text)))
     if other > air and not DISABILITY.search(text):
         return "another kind of service"

@@ -1,4 +1,5 @@
-"""`python -m eval decomposition` on a small check set: the counts, the JSON report and refused inputs."""
+"""`python -m eval decomposition` on a small check set: the counts, the JSON report and refused inputs; and the
+labels it gives the questions of a compound message."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import argparse
 import json
 
 from eval import decomposition_eval
+from eval.decomposition_eval import issue_labels
+from query_understanding import understand
 
 
 def run(tmp_path, items: list[dict], *extra: str) -> tuple[int, dict | None]:
@@ -58,3 +61,17 @@ def test_shipped_set_uses_the_vocabulary_and_runs(tmp_path):
     parser = argparse.ArgumentParser()
     decomposition_eval.configure(parser)
     assert decomposition_eval.main(parser.parse_args(["--json", str(tmp_path / "r.json")])) == 0
+
+
+def test_compound_message_gives_one_question_per_issue_with_shared_facts():
+    message = (
+        "Swoop flight Hamilton to Winnipeg was cancelled for maintenance and we landed 11 hours late on the "
+        "replacement. At baggage claim my daughter's stroller came out with a snapped wheel. "
+        "How much compensation do we get? And who pays for the stroller?"
+    )
+    first, second = understand([message], config=None).questions
+    assert first.startswith("How much compensation do we get?")
+    assert "11 hours" in first and "maintenance" in first and "stroller" not in first
+    assert second.startswith("Who pays for the stroller?")
+    assert "snapped wheel" in second and "Swoop" in second and "Hamilton" in second
+    assert issue_labels(first) >= {"delay_compensation"} and "baggage_damaged" in issue_labels(second)

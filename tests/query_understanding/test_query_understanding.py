@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from query_understanding import NO_WORDS_NOTE, understand
-from query_understanding.vocabulary import issue_labels
 
 
 def offline(*turns: str):
@@ -44,20 +43,6 @@ def test_long_story_with_one_question_stays_one_question():
         "What are we owed?"
     )
     assert len(offline(message).questions) == 1
-
-
-def test_compound_message_gives_one_question_per_issue_with_shared_facts():
-    message = (
-        "Swoop flight Hamilton to Winnipeg was cancelled for maintenance and we landed 11 hours late on the "
-        "replacement. At baggage claim my daughter's stroller came out with a snapped wheel. "
-        "How much compensation do we get? And who pays for the stroller?"
-    )
-    first, second = offline(message).questions
-    assert first.startswith("How much compensation do we get?")
-    assert "11 hours" in first and "maintenance" in first and "stroller" not in first
-    assert second.startswith("Who pays for the stroller?")
-    assert "snapped wheel" in second and "Swoop" in second and "Hamilton" in second
-    assert issue_labels(first) >= {"delay_compensation"} and "baggage_damaged" in issue_labels(second)
 
 
 def test_enumerated_questions_are_kept_apart():
