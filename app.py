@@ -30,9 +30,9 @@ from kb.store import (
     StoreUnreachableError,
     default_store_dir,
 )
-from kb.text import detect_language
+from kb.text import MAX_MESSAGE_CHARS, detect_language
 from query_understanding.llm import configured_llm
-from retrieval.conversation import MAX_MESSAGE_CHARS, Conversation, Exchange, as_shown, interface_language
+from retrieval.conversation import Conversation, Exchange, as_shown, interface_language
 from retrieval.engine import SearchEngine
 from retrieval.page_text import (
     LANGUAGES,

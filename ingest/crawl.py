@@ -26,6 +26,7 @@ from bs4.exceptions import ParserRejectedMarkup
 
 from ingest.scope import Scope, clean_url, page_key, site_of
 from ingest.snapshot import SavedPage, page_file, replace_snapshot, write_manifest
+from kb.text import squash_spaces
 
 AGENT = "air-passenger-rights-assistant"
 USER_AGENT = f"{AGENT}/1.0 (retrieval of air passenger rights guides)"
@@ -212,7 +213,7 @@ class _Crawl:
         file = page_file(url, self.files)
         (self.staging / file).parent.mkdir(parents=True, exist_ok=True)
         (self.staging / file).write_bytes(response.content)
-        title = " ".join(soup.title.get_text(" ").split()) if soup and soup.title else ""
+        title = squash_spaces(soup.title.get_text(" ")) if soup and soup.title else ""
         self.report.pages.append(SavedPage(url, canonical, title, file, self.retrieved))
         if soup:
             self.follow_links(soup, url)

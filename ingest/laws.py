@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kb.passage import Passage
+from kb.text import squash_spaces
 
 LIMS = "{http://justice.gc.ca/lims}"
 MAX_PART_CHARS = 1500  # a longer section is indexed in pieces, cut only between subsections
@@ -137,10 +138,6 @@ def roman_or_arabic(token: str) -> int:
     return sum(-v if i + 1 < len(values) and values[i + 1] > v else v for i, v in enumerate(values))
 
 
-def squash(text: str) -> str:
-    return " ".join(text.split())
-
-
 def label_text(element: ET.Element | None) -> str:
     if element is None:
         return ""
@@ -149,7 +146,7 @@ def label_text(element: ET.Element | None) -> str:
         if child.tag not in ("FootnoteRef", "Footnote"):
             parts.append("".join(child.itertext()))
         parts.append(child.tail or "")
-    return squash("".join(parts))
+    return squash_spaces("".join(parts))
 
 
 def section_unit(section: ET.Element) -> str:
@@ -189,7 +186,7 @@ class InstrumentReader:
 
     def inline(self, element: ET.Element) -> str:
         """Text of a Text-like element, footnote markers left out."""
-        return squash(self.running_text(element))
+        return squash_spaces(self.running_text(element))
 
     def running_text(self, element: ET.Element) -> str:
         """The element's text as written, spaces at its edges kept: they separate it from the words around it."""
@@ -219,7 +216,7 @@ class InstrumentReader:
         note = element.find("MarginalNote")
         if note is not None:  # a body section's note is its passage's title; this is a section in a schedule
             out.append(self.inline(note))
-        head = squash(f"{prefix} {label_text(element.find('Label'))}")
+        head = squash_spaces(f"{prefix} {label_text(element.find('Label'))}")
         for child in element:
             if child.tag in NOT_SHOWN or not self.in_force(child):
                 continue
@@ -229,7 +226,7 @@ class InstrumentReader:
             if child.tag in LINE_TEXT:
                 text = self.inline(child)
                 if text:
-                    out.append(squash(f"{head} {text}"))
+                    out.append(squash_spaces(f"{head} {text}"))
                     head = ""
             else:
                 child_lines = self.lines(child, prefix=head)
@@ -300,7 +297,7 @@ class InstrumentReader:
             if element.tag == "Heading":
                 level = int(element.get("level", "1"))
                 headings = {k: v for k, v in headings.items() if k < level}
-                headings[level] = squash(f"{label_text(element.find('Label'))} {self.inline_title(element)}")
+                headings[level] = squash_spaces(f"{label_text(element.find('Label'))} {self.inline_title(element)}")
             elif element.tag == "Section" and not is_only_repealed(element):
                 blocks = self.section_blocks(element)
                 if not blocks:
@@ -328,7 +325,7 @@ class InstrumentReader:
                 blocks.append([head])
                 head = ""
             if child.tag in LINE_TEXT:
-                lines = [squash(f"{head} {self.inline(child)}")]
+                lines = [squash_spaces(f"{head} {self.inline(child)}")]
             else:
                 lines = self.lines(child, prefix=head)
             if lines:
@@ -366,7 +363,7 @@ class InstrumentReader:
             return ""
         label = label_text(heading.find("Label"))
         title = heading.find("TitleText")
-        return squash(f"{label} {self.inline(title)}") if title is not None else label
+        return squash_spaces(f"{label} {self.inline(title)}") if title is not None else label
 
     def treaty_articles(self, schedule: ET.Element, unit: str) -> Iterator[tuple[str, str, str, list[str]]]:
         """(unit, article heading, chapter, lines) for each article of a treaty reproduced in a schedule.
@@ -439,4 +436,4 @@ class InstrumentReader:
     def inline_heading(self, heading: ET.Element | None) -> str:
         if heading is None:
             return ""
-        return squash(" ".join(self.inline(child) for child in heading if child.tag in ("Label", "TitleText")))
+        return squash_spaces(" ".join(self.inline(child) for child in heading if child.tag in ("Label", "TitleText")))

@@ -30,7 +30,7 @@ from lxml import etree
 from ingest.snapshot import MANIFEST, SavedPage, read_manifest
 from kb.html_page import NotAnHtmlPage, decode_page
 from kb.passage import Passage
-from kb.text import detect_language
+from kb.text import detect_language, squash_spaces
 
 SPLIT_HEADINGS = ["h1", "h2", "h3"]
 BLOCKS = frozenset({
@@ -130,7 +130,7 @@ class _Section:
 def _split_sections(main: Tag) -> list[_Section]:
     """The main content cut at h1–h3 by HTMLSectionSplitter; `main` is made plain in place first."""
     headings = [
-        (int(h.name[1]), " ".join(h.get_text(" ").split()), _anchor(h))
+        (int(h.name[1]), squash_spaces(h.get_text(" ")), _anchor(h))
         for h in main.find_all(SPLIT_HEADINGS)
         if not _is_step(h) and not any(_is_boilerplate(tag) for tag in (h, *h.parents))
     ]
@@ -142,7 +142,7 @@ def _split_sections(main: Tag) -> list[_Section]:
         raise MalformedPage(f"its content could not be split into sections ({error})") from error
     sections, open_headings, next_heading = [], [], 0
     for document in documents:
-        lines = [" ".join(line.split()) for line in document.page_content.split("\n")]
+        lines = [squash_spaces(line) for line in document.page_content.split("\n")]
         lines = [line for line in lines if line]
         ((_, title),) = document.metadata.items()
         if title == "#TITLE#":  # the text before the first heading
@@ -152,7 +152,7 @@ def _split_sections(main: Tag) -> list[_Section]:
             level, text, anchor = headings[next_heading]
             next_heading += 1
             open_headings = [h for h in open_headings if h[0] < level] + [(level, text, anchor)]
-            if text == " ".join(title.split()):
+            if text == squash_spaces(title):
                 break
         if lines and lines[0] == open_headings[-1][1]:
             lines = lines[1:]  # the heading is the passage's title

@@ -28,6 +28,7 @@ from bs4 import BeautifulSoup, NavigableString, Tag
 
 from kb.html_page import decode_page
 from kb.passage import Passage
+from kb.text import squash_spaces
 
 LIMS = "{http://justice.gc.ca/lims}"
 # Annotations printed beside the law, not part of it.
@@ -42,8 +43,6 @@ ARTICLE_HEADING = re.compile(r"^Article\s+([0-9]+|[IVXLC]+|premier|Premier)\b")
 SCHEDULE_LABEL = re.compile(r"^(?:SCHEDULE|ANNEXE)\s+([0-9]+|[IVXLC]+)\b")
 ADDITIONAL_PROTOCOL = ("additional protocol", "protocole additionnel")
 ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
-
-_WHITESPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -182,7 +181,7 @@ class LawReader:
             if child.tag not in ANNOTATIONS:
                 parts.append("".join(child.itertext()))
             parts.append(child.tail or "")
-        return " ".join("".join(parts).split())
+        return squash_spaces("".join(parts))
 
     @staticmethod
     def runs_on(element: ET.Element) -> bool:
@@ -220,7 +219,7 @@ class LawReader:
         if schedule.get("id") == "RelatedProvs":
             return {"relprov": self.text(schedule)}
         label = schedule.find("ScheduleFormHeading/Label")
-        match = SCHEDULE_LABEL.match(" ".join("".join(label.itertext()).split())) if label is not None else None
+        match = SCHEDULE_LABEL.match(squash_spaces("".join(label.itertext()))) if label is not None else None
         unit = f"sch{roman_or_arabic(match.group(1))}" if match else "sch"
         articles = self.treaty_units(schedule, unit)
         return articles if any("-art" in name for name in articles) else {unit: self.text(schedule)}
@@ -262,7 +261,7 @@ class LawReader:
 
 def _heading_text(group: ET.Element) -> str:
     heading = group.find("GroupHeading")
-    return " ".join("".join(heading.itertext()).split()) if heading is not None else ""
+    return squash_spaces("".join(heading.itertext())) if heading is not None else ""
 
 
 def section_id(section: ET.Element) -> str:
@@ -330,7 +329,7 @@ def page_sections(path: Path) -> tuple[tuple[tuple[str, ...], str], ...]:
             sections[-1][1].append(str(node))
         elif isinstance(node, Tag) and not _not_content(node):
             if node.name in SECTION_HEADINGS and not _is_step(node):
-                level, title = int(node.name[1]), " ".join(node.get_text(" ").split())
+                level, title = int(node.name[1]), squash_spaces(node.get_text(" "))
                 open_headings = [(lv, text) for lv, text in open_headings if lv < level] + [(level, title)]
                 sections.append((tuple(text for _, text in open_headings), []))
                 continue  # the heading is the passage's title, not part of its text

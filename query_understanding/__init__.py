@@ -16,8 +16,9 @@ from typing import Literal
 
 import httpx
 
+from kb.text import has_words
 from query_understanding.cache import SHARED_CACHE, CacheKey, UnderstandingCache
-from query_understanding.cleaning import has_words, split_turns
+from query_understanding.cleaning import split_turns
 from query_understanding.llm import SHARED_BREAKER, CircuitBreaker, LLMConfig, before_deadline, configured_llm
 from query_understanding.llm_answers import UnusableAnswer
 from query_understanding.llm_path import SKIPPED_NOTE, fallback_note, understand_with_llm

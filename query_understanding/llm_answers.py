@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 
-from query_understanding.cleaning import clean_text, has_words
+from kb.text import clean_text, has_words
 from query_understanding.lexicon import TOO_COMMON_TO_RELATE, topics
 from query_understanding.machine_text import rule_broken
 from query_understanding.understanding import MAX_QUESTIONS

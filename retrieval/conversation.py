@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from kb.text import detect_language
+from kb.text import MAX_MESSAGE_CHARS, clean_message, detect_language
 from query_understanding.flight_scope import ScopeChoice, says_where_flight_went, with_flight_scope
 from query_understanding.languages import in_unsupported_language
 from query_understanding.llm import LLMConfig
@@ -22,23 +21,8 @@ from retrieval.pipeline import answer
 from retrieval.results import Answer
 from retrieval.review_log import FeedbackLog, FeedbackLogError
 
-MAX_MESSAGE_CHARS = 4000
-# Terminal escape sequences (colours "ESC[31m", titles "ESC]0;...BEL"), removed whole so no "[31m" is left.
-_TERMINAL_ESCAPE = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]|\x9b[0-?]*[ -/]*[@-~]"
-)
-# Control characters other than tab and newline, and the invisible ones that reorder or hide text (bidi
-# overrides, zero-width spaces): never meaningful in a message, sometimes pasted by accident or to deceive.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
-
 Refusal = Literal["", "empty", "too_long", "unsupported_language", "neither", "search_failed", "search_server_down"]
 log = logging.getLogger(__name__)
-
-
-def clean_message(message: str) -> str:
-    """The message without terminal escapes and control characters (but for tabs and line breaks), as it is
-    searched and shown."""
-    return _CONTROL.sub("", _TERMINAL_ESCAPE.sub("", message)).strip()
 
 
 def as_shown(message: str) -> str:

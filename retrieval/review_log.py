@@ -28,6 +28,7 @@ from typing import Literal
 from kb.bank import MAX_ENTRY_CHARS, BankEntry
 from kb.redact import redact, redact_turns
 from kb.store import PROJECT_ROOT
+from kb.text import squash_spaces
 from retrieval.results import Answer
 
 log = logging.getLogger(__name__)
@@ -262,7 +263,7 @@ class LoggedTurn:
 
 
 def _bank_entry(doc: str, unit: str, lang: str, text: str) -> BankEntry:
-    return BankEntry(doc, unit, lang, " ".join(redact(text).split())[:MAX_ENTRY_CHARS])
+    return BankEntry(doc, unit, lang, squash_spaces(redact(text))[:MAX_ENTRY_CHARS])
 
 
 def _now() -> str:

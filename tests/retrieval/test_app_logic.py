@@ -6,13 +6,12 @@ import re
 
 import pytest
 
+from kb.text import MAX_MESSAGE_CHARS, clean_message
 from query_understanding.flight_scope import says_where_flight_went, with_flight_scope
 from query_understanding.understanding import Understanding
 from retrieval.conversation import (
-    MAX_MESSAGE_CHARS,
     Conversation,
     as_shown,
-    clean_message,
     interface_language,
     passages_shown_above,
     refusal_for,

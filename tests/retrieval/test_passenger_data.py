@@ -13,8 +13,9 @@ import pytest
 from test_feedback_log import two_question_answer
 
 from kb.redact import BOOKING, EMAIL, NAME, PHONE, TICKET, redact
+from kb.text import clean_message
 from query_understanding.languages import in_unsupported_language
-from retrieval.conversation import clean_message, refusal_for
+from retrieval.conversation import refusal_for
 from retrieval.review_log import (
     DEFAULT_RETENTION_DAYS,
     MAX_NOTE_CHARS,
