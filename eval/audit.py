@@ -20,6 +20,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from eval.product_audit import format_judgements, judge_item, summarise_judgements
+from kb.jsonl import JsonLine, json_lines, read_jsonl
 from kb.passage import Passage
 from kb.store import SOURCES_DIR, ModelMismatchError, StoreMissingError
 from kb.verbatim import check_unit, law_sources
@@ -51,16 +52,14 @@ def main(args: argparse.Namespace) -> int:
 def audit_passages(path: Path, sources_dir: Path = SOURCES_DIR) -> int:
     """0 when every record is its unit's text; 1, naming each failing record and why, when one is not."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = json_lines(path)
     except (OSError, UnicodeDecodeError) as error:
         print(f"Cannot read {path}: {error}", file=sys.stderr)
         return 2
     laws = law_sources(sources_dir)
     guides: dict[tuple[str, str, str], Passage] | None = None
     records = failures = 0
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
+    for line in lines:
         records += 1
         record, reason = _record(line)
         if record and (record["doc"], record["lang"]) not in laws and guides is None:
@@ -70,16 +69,15 @@ def audit_passages(path: Path, sources_dir: Path = SOURCES_DIR) -> int:
         if reason:
             failures += 1
             name = f"{record['doc']} {record['unit']} ({record['lang']})" if record else "not a record"
-            print(f"FAIL line {number}: {name}: {reason}")
+            print(f"FAIL line {line.number}: {name}: {reason}")
     print(f"{records} passages checked, {failures} not their unit's text word for word.")
     return 1 if failures or not records else 0
 
 
-def _record(line: str) -> tuple[dict | None, str]:
-    try:
-        record = json.loads(line)
-    except json.JSONDecodeError as error:
-        return None, f"not JSON ({error.msg})"
+def _record(line: JsonLine) -> tuple[dict | None, str]:
+    if line.error:
+        return None, f"not JSON ({line.error})"
+    record = line.value
     if not isinstance(record, dict) or not all(isinstance(record.get(field), str) for field in FIELDS):
         return None, f"a record needs the text fields {', '.join(FIELDS)}"
     return record, ""
@@ -115,7 +113,7 @@ def audit_gold(args: argparse.Namespace) -> int:
     except (StoreMissingError, ModelMismatchError) as error:
         print(f"Cannot open the knowledge base: {error}", file=sys.stderr)
         return 2
-    items = [json.loads(line) for line in args.gold.read_text(encoding="utf-8").splitlines() if line.strip()]
+    items = read_jsonl(args.gold)
     items = items[: args.limit] if args.limit is not None else items
     judgements, shown = [], []
     for item in tqdm(items, desc="product audit", unit="item", file=sys.stderr):

@@ -19,6 +19,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from kb.jsonl import read_jsonl
 from query_understanding import understand
 from query_understanding.lexicon import topics
 from query_understanding.llm import LLMConfig
@@ -102,7 +103,7 @@ def main(args: argparse.Namespace) -> int:
     if args.qu == "llm" and config is None:
         print("--qu llm needs OPENAI_API_KEY or OPENAI_BASE_URL (see the README).")
         return 2
-    items = [json.loads(line) for line in args.set.read_text(encoding="utf-8").splitlines() if line.strip()]
+    items = read_jsonl(args.set)
     unknown = {label for item in items for label in item["issues"]} - set(ISSUES)
     if unknown:
         print(f"{args.set}: labels outside the vocabulary: {sorted(unknown)}")

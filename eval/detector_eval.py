@@ -23,6 +23,7 @@ from eval.claim_audit import Evidence
 from eval.detector import Detection, detect
 from eval.hallucination_prompts import PROMPT_VERSION
 from eval.result_cache import DEFAULT_DIR, ResultCache
+from kb.jsonl import read_jsonl
 from query_understanding.llm import LLMConfig
 
 PLANTED_SET = Path(__file__).resolve().parent / "planted_hallucinations.jsonl"
@@ -42,7 +43,7 @@ def main(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace, config: LLMConfig | None) -> int:
-    records = [json.loads(line) for line in args.set.read_text(encoding="utf-8").splitlines() if line.strip()]
+    records = read_jsonl(args.set)
     records = records[: args.limit] if args.limit is not None else records
     chat = Chat(config.client(), config.model) if config else None
     if chat is None:

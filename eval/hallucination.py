@@ -29,6 +29,7 @@ from eval.hallucination_prompts import PROMPT_VERSION
 from eval.hallucination_report import format_summary, summarise, write_report
 from eval.product_audit import audit_answer, judge_item, shown_tokens, tokens
 from eval.result_cache import DEFAULT_DIR, ResultCache
+from kb.jsonl import read_jsonl
 from kb.passage import Passage
 from kb.store import ModelMismatchError, StoreMissingError, current_generation, default_store_dir
 from query_understanding.llm import LLMConfig
@@ -94,7 +95,7 @@ def run(args: argparse.Namespace, retrieve: Retrieve, config: LLMConfig | None) 
 
 
 def load_items(path: Path, limit: int | None) -> list[dict]:
-    items = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    items = read_jsonl(path)
     return items[:limit] if limit is not None else items
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from eval.metrics import average_precision_at_k, dedupe_units, f1, precision_at_k, recall_at_k
+from kb.jsonl import read_jsonl
 from kb.text import detect_language
 from query_understanding.llm import LLMConfig
 from retrieval.engine import SearchEngine
@@ -40,11 +41,9 @@ class GoldItem:
 
 def load_gold(path: Path) -> list[GoldItem]:
     items = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            record = json.loads(line)
-            gold = {(g["doc"], g["unit"]) for g in record.get("gold", [])}
-            items.append(GoldItem(record["id"], record.get("type", "?"), record["turns"], gold))
+    for record in read_jsonl(path):
+        gold = {(g["doc"], g["unit"]) for g in record.get("gold", [])}
+        items.append(GoldItem(record["id"], record.get("type", "?"), record["turns"], gold))
     return items
 
 

@@ -14,6 +14,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from kb.jsonl import json_lines
+from kb.text import squash_spaces
+
 BANK_DIR = Path(__file__).resolve().parent / "bank"
 OUTSIDE_DIR = BANK_DIR / "outside"  # air-travel questions that no unit answers: `{"lang", "text"}` a line
 VOLUNTEER_FILE = "volunteers.jsonl"
@@ -55,7 +58,7 @@ def parse_entry(record: object, known_units: set[tuple[str, str]]) -> tuple[Bank
     missing = [key for key in ("doc", "unit", "lang", "text") if not isinstance(record.get(key), str)]
     if missing:
         return None, f"missing or non-text field(s): {', '.join(missing)}"
-    text = " ".join(record["text"].split())
+    text = squash_spaces(record["text"])
     if not text:
         return None, "empty text"
     if len(text) > MAX_ENTRY_CHARS:
@@ -80,19 +83,16 @@ def load_bank(
     problems: list[BankProblem] = []
     seen: set[str] = set()
     for path in sorted(bank_dir.glob("*.jsonl")):
-        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
-            if not line.strip():
+        for line in json_lines(path, errors="replace"):
+            if line.error:
+                problems.append(BankProblem(path.name, line.number, f"not valid JSON ({line.error})"))
                 continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                problems.append(BankProblem(path.name, number, f"not valid JSON ({error.msg})"))
-                continue
+            record = line.value
             if isinstance(record, dict) and record.get("doc") not in known_docs:
                 continue  # an instrument this snapshot does not hold: nothing wrong with the line
             entry, reason = parse_entry(record, known_units)
             if entry is None:
-                problems.append(BankProblem(path.name, number, reason))
+                problems.append(BankProblem(path.name, line.number, reason))
             elif entry.id not in seen:
                 seen.add(entry.id)
                 entries.append(entry)
@@ -113,11 +113,8 @@ def load_outside(directory: Path = OUTSIDE_DIR) -> list[str]:
     nearer to one of them than to any bank entry is not shown law. Unreadable lines are skipped."""
     texts = []
     for path in sorted(directory.glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                continue
+        for line in json_lines(path, errors="replace"):
+            record = line.value
             if isinstance(record, dict) and isinstance(record.get("text"), str) and record["text"].strip():
-                texts.append(" ".join(record["text"].split()))
+                texts.append(squash_spaces(record["text"]))
     return texts

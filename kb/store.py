@@ -40,6 +40,7 @@ from chromadb.config import Settings
 
 from kb.bank import BankEntry
 from kb.embeddings import MODEL_ID, QUERY_PREFIX, OfflineBgeEmbedding, embed
+from kb.jsonl import read_jsonl
 from kb.passage import Passage
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -376,11 +377,10 @@ def _sha256(path: Path) -> str:
 def _read_records(store_dir: Path, directory: Path, part: Part, meta: dict) -> list[dict]:
     where = f"{directory.name}/{part.records}"
     try:
-        with (directory / part.records).open(encoding="utf-8") as lines:
-            records = [json.loads(line) for line in lines]
+        records = read_jsonl(directory / part.records)
     except FileNotFoundError as error:
         raise StoreDamagedError(store_dir, f"{where} is missing") from error
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+    except (OSError, ValueError) as error:  # ValueError: a line that is not UTF-8 or not JSON
         raise StoreDamagedError(store_dir, f"{where} cannot be read ({error})") from error
     expected = meta["counts"][part.collection]
     if len(records) != expected:

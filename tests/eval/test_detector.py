@@ -13,6 +13,7 @@ from eval.detector import abstains
 from eval.figure_check import check_figures, extract_figures
 from eval.hallucination_prompts import CLAIM_EXTRACTION, CLAIM_SEVERITY, CLAIM_VERIFICATION
 from eval.openai_stub import StubEndpoint
+from kb.jsonl import read_jsonl
 from kb.store import SOURCES_DIR
 from kb.verbatim import difference, law_units
 
@@ -24,7 +25,7 @@ FILES = {
     ("C-10.4", "en"): "justice-laws/eng/acts/C-10.4.xml",
     ("SOR-2019-244", "en"): "justice-laws/eng/regulations/SOR-2019-244.xml",
 }
-PLANTED = [json.loads(line) for line in detector_eval.PLANTED_SET.read_text(encoding="utf-8").splitlines()]
+PLANTED = read_jsonl(detector_eval.PLANTED_SET)
 
 
 @pytest.mark.parametrize(

@@ -18,6 +18,7 @@ from eval.hallucination_prompts import (
 )
 from eval.openai_stub import StubEndpoint
 from eval.product_audit import audit_answer
+from kb.jsonl import read_jsonl
 from kb.passage import Passage
 from query_understanding.understanding import Understanding
 from retrieval.results import Answer, Hit, QuestionResult
@@ -44,8 +45,8 @@ ITEMS = [
 
 def law_passage(unit: str) -> Passage:
     """A passage of the APPR copied from the planted set, whose texts are the law's own words."""
-    for line in PLANTED_SET.read_text(encoding="utf-8").splitlines():
-        for passage in json.loads(line)["passages"]:
+    for item in read_jsonl(PLANTED_SET):
+        for passage in item["passages"]:
             if (passage["doc"], passage["lang"], passage["unit"]) == ("SOR-2019-150", "en", unit):
                 title, text = passage["text"].split("\n", 1)  # the evidence starts with the unit's title
                 return Passage(
