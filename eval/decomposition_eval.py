@@ -19,8 +19,8 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from kb.settings import LLMSettings, Settings
 from query_understanding import understand
-from query_understanding.llm import LLMConfig
 from query_understanding.understanding import MAX_QUESTIONS
 from query_understanding.vocabulary import ISSUES, issue_labels
 
@@ -55,9 +55,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    config = LLMConfig.from_env() if args.qu == "llm" else None
+    settings = Settings.from_environment()
+    config = settings.llm if args.qu == "llm" else None
     if args.qu == "llm" and config is None:
-        print("--qu llm needs OPENAI_API_KEY or OPENAI_BASE_URL (see the README).")
+        print(" ".join(["--qu llm needs OPENAI_API_KEY or OPENAI_BASE_URL (see the README).", *settings.problems]))
         return 2
     items = [json.loads(line) for line in args.set.read_text(encoding="utf-8").splitlines() if line.strip()]
     unknown = {label for item in items for label in item["issues"]} - set(ISSUES)
@@ -79,7 +80,7 @@ def main(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run(item: dict, config: LLMConfig | None) -> Outcome:
+def _run(item: dict, config: LLMSettings | None) -> Outcome:
     started = time.perf_counter()
     result = understand(item["turns"], config=config, cache=None)
     seconds = time.perf_counter() - started

@@ -9,10 +9,10 @@ question that passes but relates neither to the conversation nor to an air passe
 
 from __future__ import annotations
 
-import json
 import re
 
 from query_understanding.cleaning import clean_text, has_words
+from query_understanding.llm import UnusableAnswer
 from query_understanding.machine_text import rule_broken
 from query_understanding.understanding import MAX_QUESTIONS
 from query_understanding.vocabulary import topics
@@ -20,7 +20,6 @@ from query_understanding.vocabulary import topics
 MAX_STANDALONE_CHARS = 1500
 MAX_QUESTION_CHARS = 300
 
-_FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.IGNORECASE)
 _MARKUP = re.compile(r"(?is)<(script|style)\b[^>]{0,200}>.*?</\1\s*>|<[^>]{0,200}>|[*_`#>|]+|^\s*(?:[-•]|\d+[.)])\s+")
 _WORD = re.compile(r"[^\W\d_]{4,}")
 # Words too common to show that a question relates to the conversation.
@@ -29,24 +28,6 @@ _COMMON = (
     "were does than then just also only here some more much very like dans pour avec sont être nous vous quel quelle"
 )
 _COMMON_WORDS = frozenset(_COMMON.split())
-
-
-class UnusableAnswer(Exception):
-    """The model answered, but nothing in the answer can be used; the message says why in plain words."""
-
-
-def read_json(content: str | None) -> object:
-    """The JSON value in `content`, tolerating code fences and text around one object."""
-    text = _FENCE.sub("", (content or "").strip())
-    if not text:
-        raise UnusableAnswer("the answer was empty")
-    start, end = text.find("{"), text.rfind("}")
-    for candidate in (text, text[start : end + 1] if 0 <= start < end else ""):
-        try:
-            return json.loads(candidate)
-        except json.JSONDecodeError:
-            continue
-    raise UnusableAnswer("the answer was not valid JSON")
 
 
 def standalone_from(answer: object, conversation: str) -> str:

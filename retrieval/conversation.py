@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from kb.settings import LLMSettings
 from kb.text import detect_language
 from query_understanding.flight_scope import ScopeChoice, says_where_flight_went, with_flight_scope
 from query_understanding.languages import in_unsupported_language
-from query_understanding.llm import LLMConfig
 from retrieval.engine import SearchEngine
 from retrieval.pipeline import answer
 from retrieval.results import Answer
@@ -95,7 +95,7 @@ class Conversation:
     exchanges: list[Exchange] = field(default_factory=list)
 
     def ask(
-        self, message: str, engine: SearchEngine, feedback_log: FeedbackLog, llm_config: LLMConfig | None
+        self, message: str, engine: SearchEngine, feedback_log: FeedbackLog, llm_config: LLMSettings | None
     ) -> Exchange:
         """Search a new message in the light of the earlier ones, unless it is refused."""
         message = clean_message(message)
@@ -110,7 +110,7 @@ class Conversation:
         label: str,
         engine: SearchEngine,
         feedback_log: FeedbackLog,
-        llm_config: LLMConfig | None,
+        llm_config: LLMSettings | None,
     ) -> Exchange:
         """Search the last message again, now saying where the flight went; "neither" is answered with a fixed note."""
         if choice == "neither" or not self.turns:
@@ -123,7 +123,7 @@ class Conversation:
         shown_as: str,
         engine: SearchEngine,
         feedback_log: FeedbackLog,
-        llm_config: LLMConfig | None,
+        llm_config: LLMSettings | None,
     ) -> Exchange:
         try:
             result = answer(turns, engine, llm_config=llm_config)
