@@ -1,7 +1,8 @@
 """`streamlit run app.py`: the passenger page and the volunteer review page.
 
 This script only arranges widgets. What a message does lives in retrieval/conversation.py, the log in
-retrieval/review_log.py, the fixed wording in retrieval/page_text.py, the search in retrieval/.
+retrieval/review_log.py, the fixed wording in retrieval/page_text.py, the search in retrieval/. The settings
+(kb/settings.py) are read once per page run, in `main`, and handed down.
 Text from a passenger, from the language
 model or from the law is always shown with st.text, which cannot format it or turn an address into a link;
 Markdown (escaped) carries only the page's own wording and the law's titles. The only links on the passenger
@@ -11,7 +12,6 @@ page are the official sources.
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -19,6 +19,7 @@ import streamlit as st
 
 from ingest.build import build_knowledge_base
 from kb.bank import append_entry
+from kb.settings import Settings
 from kb.store import (
     CURRENT,
     PASSAGES,
@@ -28,10 +29,8 @@ from kb.store import (
     StoreDamagedError,
     StoreMissingError,
     StoreUnreachableError,
-    default_store_dir,
 )
 from kb.text import MAX_MESSAGE_CHARS, detect_language
-from query_understanding.llm import configured_llm
 from retrieval.conversation import Conversation, Exchange, as_shown, interface_language
 from retrieval.engine import SearchEngine
 from retrieval.page_text import (
@@ -55,9 +54,7 @@ from retrieval.review_log import (
     FeedbackLogError,
     LoggedTurn,
     ShownPassage,
-    default_feedback_path,
     parse_unit_id,
-    review_password,
 )
 
 log = logging.getLogger(__name__)
@@ -75,31 +72,39 @@ FILTER_LABELS = {
 RELEVANCE = {"relevant": "Relevant", "not_relevant": "Not relevant"}
 
 
+def page_settings() -> Settings:
+    """The environment's settings, the review password else from `.streamlit/secrets.toml`."""
+    try:
+        secrets = dict(st.secrets)
+    except Exception:  # no secrets file, or one that does not parse: the environment alone decides
+        secrets = None
+    return Settings.from_environment(secrets=secrets)
+
+
 @st.cache_resource(show_spinner=False, max_entries=2)
-def search_engine(store_dir: str, generation: str) -> SearchEngine:
+def search_engine(store_dir: str, chroma_url: str, generation: str) -> SearchEngine:
     """The knowledge base and its indexes, loaded once per process and generation, so a page follows a new
     build by `python -m ingest` at its next rerun."""
-    return load_engine(Path(store_dir))
+    return load_engine(Path(store_dir), chroma_url)
 
 
-def feedback_log() -> FeedbackLog:
-    return _feedback_log(str(default_feedback_path()))
+def feedback_log(settings: Settings) -> FeedbackLog:
+    return _feedback_log(str(settings.feedback_db), settings.retention_days)
 
 
 @st.cache_resource(show_spinner=False)
-def _feedback_log(path: str) -> FeedbackLog:
-    return FeedbackLog(Path(path))
+def _feedback_log(path: str, retention_days: int) -> FeedbackLog:
+    return FeedbackLog(Path(path), retention_days)
 
 
-def open_engine() -> tuple[SearchEngine | None, str, str]:
+def open_engine(settings: Settings) -> tuple[SearchEngine | None, str, str]:
     """The engine, or the interface text key saying why there is none and the cause to name."""
-    store_dir = default_store_dir()
     try:
-        generation = (store_dir / CURRENT).read_text(encoding="utf-8").strip()
+        generation = (settings.store_dir / CURRENT).read_text(encoding="utf-8").strip()
     except OSError:
         generation = ""
     try:
-        return search_engine(str(store_dir), generation), "", ""
+        return search_engine(str(settings.store_dir), settings.chroma_url, generation), "", ""
     except StoreMissingError:
         return None, "kb_missing", ""
     except ModelMismatchError:
@@ -121,13 +126,13 @@ def reported(batches: Iterable, bar, text: str) -> Iterator:
         bar.progress(done / len(batches), text=text)
 
 
-def offer_to_build(lang: str, problem: str, cause: str) -> None:
+def offer_to_build(lang: str, problem: str, cause: str, settings: Settings) -> None:
     """Say why nothing can be searched; a rebuild is a maintainer's action, behind the review password."""
     st.warning(say(lang, problem, cause=escape_markdown(cause)))
     if problem == "kb_server_down":
         return
     st.info(say(lang, "kb_rebuild_command"))
-    password = configured_review_password()
+    password = settings.review_password
     if password is None:
         return
     with st.form("rebuild"):
@@ -136,7 +141,7 @@ def offer_to_build(lang: str, problem: str, cause: str) -> None:
     if not build:
         return
     try:
-        attempt = feedback_log().try_review_password(given, password)  # the review page's lockout applies too
+        attempt = feedback_log(settings).try_review_password(given, password)  # the review page's lockout too
     except FeedbackLogError as error:
         st.error(escape_markdown(str(error)))
         return
@@ -145,7 +150,12 @@ def offer_to_build(lang: str, problem: str, cause: str) -> None:
         return
     bar = st.progress(0.0, text=say(lang, "kb_building"))
     try:
-        build_knowledge_base(SOURCES_DIR, default_store_dir(), lambda b: reported(b, bar, say(lang, "kb_building")))
+        build_knowledge_base(
+            SOURCES_DIR,
+            settings.store_dir,
+            lambda batches: reported(batches, bar, say(lang, "kb_building")),
+            chroma_url=settings.chroma_url,
+        )
     except BuildLockedError:
         st.warning(say(lang, "kb_build_running"))
         return
@@ -179,11 +189,11 @@ def new_conversation() -> None:
     st.session_state.pop("pending", None)
 
 
-def save_feedback(shown_id: int) -> None:
+def save_feedback(feedback: FeedbackLog, shown_id: int) -> None:
     rating = st.session_state.get(f"helpful-{shown_id}")
     note = st.session_state.get(f"note-{shown_id}", "")
     try:
-        feedback_log().record_feedback(shown_id, None if rating is None else rating == 1, note)
+        feedback.record_feedback(shown_id, None if rating is None else rating == 1, note)
     except FeedbackLogError:  # logged as a warning by the log itself, and shown to maintainers in the sidebar
         st.session_state[f"saved-{shown_id}"] = "feedback_failed"
     else:
@@ -193,19 +203,20 @@ def save_feedback(shown_id: int) -> None:
 # -- the passenger page ---------------------------------------------------------------------------------------
 
 
-def passenger_page() -> None:
+def passenger_page(settings: Settings) -> None:
     lang = st.session_state.lang
     st.title(say(lang, "page_title"))
-    engine, problem, cause = open_engine()
+    feedback = feedback_log(settings)
+    engine, problem, cause = open_engine(settings)
     meta = engine.knowledge_base.meta if engine else {}
     notice = say(lang, "notice")
     if dates := consolidation_dates(meta):
         notice += " " + say(lang, "notice_dates", dates=join_words(lang, dates))
     st.caption(escape_markdown(notice))
-    st.caption(escape_markdown(say(lang, "privacy_notice", days=feedback_log().retention)))
-    show_sidebar(lang, meta)
+    st.caption(escape_markdown(say(lang, "privacy_notice", days=feedback.retention)))
+    show_sidebar(lang, meta, settings)
     if engine is None:
-        offer_to_build(lang, problem, cause)
+        offer_to_build(lang, problem, cause, settings)
         return
 
     conversation: Conversation = st.session_state.setdefault("conversation", Conversation())
@@ -217,16 +228,16 @@ def passenger_page() -> None:
             st.text(exchange.message, width="stretch")
         with st.chat_message("assistant"):
             is_latest = index == len(conversation.exchanges) - 1
-            show_reply(exchange, index, lang, offer_scope=is_latest and not pending)
+            show_reply(exchange, index, lang, feedback, offer_scope=is_latest and not pending)
     if pending:
         shown_as = as_shown(pending["text"]) if pending["kind"] == "message" else pending["label"]
         with st.chat_message("user"):
             st.text(shown_as, width="stretch")
         with st.chat_message("assistant"):
             with st.spinner(say(lang, "searching")):
-                exchange = run_pending(pending, conversation, engine)
-            show_reply(exchange, len(conversation.exchanges) - 1, lang, offer_scope=True)
-    if feedback_log().write_failure:  # after this message's write, so the line is there as soon as one fails
+                exchange = run_pending(pending, conversation, engine, feedback, settings)
+            show_reply(exchange, len(conversation.exchanges) - 1, lang, feedback, offer_scope=True)
+    if feedback.write_failure:  # after this message's write, so the line is there as soon as one fails
         st.sidebar.caption(say(lang, "log_failed"))
     st.chat_input(say(lang, "chat_placeholder"), key="chat_message", on_submit=take_message)
 
@@ -240,14 +251,15 @@ def take_message_from_link() -> None:
         st.session_state.lang = st.session_state.lang_choice = interface_language(st.session_state.lang, question)
 
 
-def run_pending(pending: dict, conversation: Conversation, engine: SearchEngine) -> Exchange:
-    llm_config, _ = configured_llm()
+def run_pending(
+    pending: dict, conversation: Conversation, engine: SearchEngine, feedback: FeedbackLog, settings: Settings
+) -> Exchange:
     if pending["kind"] == "scope":
-        return conversation.answer_flight_scope(pending["choice"], pending["label"], engine, feedback_log(), llm_config)
-    return conversation.ask(pending["text"], engine, feedback_log(), llm_config)
+        return conversation.answer_flight_scope(pending["choice"], pending["label"], engine, feedback, settings.llm)
+    return conversation.ask(pending["text"], engine, feedback, settings.llm)
 
 
-def show_sidebar(lang: str, meta: dict) -> None:
+def show_sidebar(lang: str, meta: dict, settings: Settings) -> None:
     with st.sidebar:
         if "lang_choice" not in st.session_state:
             st.session_state.lang_choice = lang
@@ -266,9 +278,10 @@ def show_sidebar(lang: str, meta: dict) -> None:
             for line in instrument_lines(meta, lang):
                 st.caption(escape_markdown(line))
             st.caption(escape_markdown(say(lang, "kb_built", built_at=built_at(meta))))
-        config, problem = configured_llm()
-        if problem:
-            st.warning(escape_markdown(say(lang, "llm_settings_bad", problem=problem)))
+        config = settings.llm
+        if settings.problems:
+            for problem in settings.problems:
+                st.warning(escape_markdown(say(lang, "llm_settings_bad", problem=problem)))
         elif config is None:
             st.caption(say(lang, "llm_not_configured"))
         else:
@@ -280,7 +293,7 @@ def show_sidebar(lang: str, meta: dict) -> None:
             )
 
 
-def show_reply(exchange: Exchange, index: int, lang: str, offer_scope: bool) -> None:
+def show_reply(exchange: Exchange, index: int, lang: str, feedback: FeedbackLog, offer_scope: bool) -> None:
     if exchange.refusal == "too_long":
         st.warning(say(lang, "too_long", length=exchange.length, limit=MAX_MESSAGE_CHARS))
     elif exchange.refusal == "neither":
@@ -307,7 +320,7 @@ def show_reply(exchange: Exchange, index: int, lang: str, offer_scope: bool) -> 
             st.info(say(lang, "not_covered"))
         shown_ids = exchange.shown_ids[question_index] if exchange.shown_ids else ()
         for rank, hit in enumerate(result.hits):
-            show_passage(hit, shown_ids[rank] if shown_ids else None, lang, expanded=rank == 0)
+            show_passage(hit, shown_ids[rank] if shown_ids else None, lang, feedback, expanded=rank == 0)
     if answer.understanding.note:
         st.caption(escape_markdown(say(lang, "offline_note", note=answer.understanding.note)))
     if offer_scope and exchange.asks_flight_scope:
@@ -318,7 +331,7 @@ def show_reply(exchange: Exchange, index: int, lang: str, offer_scope: bool) -> 
                 st.button(label, key=f"scope-{index}-{choice}", on_click=take_scope, args=(choice, label))
 
 
-def show_passage(hit: Hit, shown_id: int | None, lang: str, expanded: bool) -> None:
+def show_passage(hit: Hit, shown_id: int | None, lang: str, feedback: FeedbackLog, expanded: bool) -> None:
     passage = hit.passage
     with st.expander(escape_markdown(passage.title), expanded=expanded):
         st.caption(f"{say(lang, 'where')} {escape_markdown(passage.where)}")
@@ -328,14 +341,14 @@ def show_passage(hit: Hit, shown_id: int | None, lang: str, expanded: bool) -> N
         if shown_id is None:
             return
         st.caption(say(lang, "helpful_prompt"))
-        st.feedback("thumbs", key=f"helpful-{shown_id}", on_change=save_feedback, args=(shown_id,))
+        st.feedback("thumbs", key=f"helpful-{shown_id}", on_change=save_feedback, args=(feedback, shown_id))
         if saved := st.session_state.get(f"saved-{shown_id}"):
             st.text_input(
                 say(lang, "feedback_note"),
                 key=f"note-{shown_id}",
                 max_chars=MAX_NOTE_CHARS,
                 on_change=save_feedback,
-                args=(shown_id,),
+                args=(feedback, shown_id),
             )
             st.caption(say(lang, saved))
 
@@ -343,17 +356,9 @@ def show_passage(hit: Hit, shown_id: int | None, lang: str, expanded: bool) -> N
 # -- the volunteer review page -------------------------------------------------------------------------------
 
 
-def configured_review_password() -> str | None:
-    try:
-        secrets = dict(st.secrets)
-    except Exception:  # no secrets file, or one that does not parse: the environment alone decides
-        secrets = None
-    return review_password(os.environ, secrets)
-
-
-def review_page() -> None:
+def review_page(settings: Settings) -> None:
     st.title("Review what passengers were shown")
-    password = configured_review_password()
+    password = settings.review_password
     if password is None:
         st.info(
             "The review page is closed until a password is configured. Set the environment variable "
@@ -361,7 +366,7 @@ def review_page() -> None:
             "`.streamlit/secrets.toml`."
         )
         return
-    feedback = feedback_log()
+    feedback = feedback_log(settings)
     if not st.session_state.get("reviewer"):
         log_in(feedback, password)
         return
@@ -370,7 +375,7 @@ def review_page() -> None:
     if feedback.write_failure:
         st.warning(f"Passengers' questions could not be logged lately. {escape_markdown(feedback.write_failure)}")
     try:
-        show_review(feedback)
+        show_review(feedback, settings)
     except FeedbackLogError as error:  # a broken or unreadable log file: say what and where, never a traceback
         log.warning("review page: %s", error)
         st.error(
@@ -399,8 +404,8 @@ def log_in(feedback: FeedbackLog, password: str) -> None:
         st.error("That password is not the configured one.")
 
 
-def show_review(feedback: FeedbackLog) -> None:
-    engine, _, _ = open_engine()
+def show_review(feedback: FeedbackLog, settings: Settings) -> None:
+    engine, _, _ = open_engine(settings)
     st.download_button(
         "Export judgements (JSON Lines)",
         data=feedback.export_jsonl(),
@@ -432,7 +437,7 @@ def show_logged_turn(turn: LoggedTurn, feedback: FeedbackLog, engine: SearchEngi
         for question_index, question in enumerate(turn.questions):
             st.text(f"{question_index + 1}. {question}", width="stretch")
             for shown in (s for s in turn.shown if s.question_index == question_index):
-                show_judged_passage(shown, engine)
+                show_judged_passage(shown, feedback, engine)
         for missing in turn.missing:
             left, right = st.columns([5, 1])
             left.caption(escape_markdown(f"Added: {missing.doc} {missing.unit}: {missing.why}"))
@@ -469,7 +474,7 @@ def show_logged_turn(turn: LoggedTurn, feedback: FeedbackLog, engine: SearchEngi
                 st.text(f"{entry.doc} {entry.unit} [{entry.lang}]: {entry.text}", width="stretch")
 
 
-def show_judged_passage(shown: ShownPassage, engine: SearchEngine | None) -> None:
+def show_judged_passage(shown: ShownPassage, feedback: FeedbackLog, engine: SearchEngine | None) -> None:
     key = f"relevant-{shown.id}"
     if key not in st.session_state and shown.relevant is not None:
         st.session_state[key] = "relevant" if shown.relevant else "not_relevant"
@@ -486,7 +491,7 @@ def show_judged_passage(shown: ShownPassage, engine: SearchEngine | None) -> Non
         format_func=RELEVANCE.get,
         key=key,
         on_change=review_action,
-        args=(save_judgement, shown.id, key),
+        args=(save_judgement, feedback, shown.id, key),
         label_visibility="collapsed",
     )
     if engine is not None and (pieces := engine.units.get((shown.doc, shown.unit), {}).get(shown.lang)):
@@ -503,9 +508,9 @@ def review_action(action, *args) -> None:
         st.session_state.review_error = str(error)
 
 
-def save_judgement(shown_id: int, key: str) -> None:
+def save_judgement(feedback: FeedbackLog, shown_id: int, key: str) -> None:
     choice = st.session_state.get(key)
-    feedback_log().judge(shown_id, None if choice is None else choice == "relevant")
+    feedback.judge(shown_id, None if choice is None else choice == "relevant")
 
 
 def add_missing(turn_id: int, unit_text: str, why: str, feedback: FeedbackLog, engine: SearchEngine | None) -> None:
@@ -525,9 +530,21 @@ def main() -> None:
     st.session_state.setdefault("lang", "en")
     take_message_from_link()
     lang = st.session_state.lang
+    settings = page_settings()
     pages = [
-        st.Page(passenger_page, title=say(lang, "passenger_nav"), icon=":material/chat:", url_path="ask", default=True),
-        st.Page(review_page, title=say(lang, "review_nav"), icon=":material/rate_review:", url_path="review"),
+        st.Page(
+            lambda: passenger_page(settings),
+            title=say(lang, "passenger_nav"),
+            icon=":material/chat:",
+            url_path="ask",
+            default=True,
+        ),
+        st.Page(
+            lambda: review_page(settings),
+            title=say(lang, "review_nav"),
+            icon=":material/rate_review:",
+            url_path="review",
+        ),
     ]
     st.navigation(pages).run()
 

@@ -22,6 +22,7 @@ from tqdm import tqdm
 from eval.product_audit import format_judgements, judge_item, summarise_judgements
 from kb.jsonl import JsonLine, json_lines, read_jsonl
 from kb.passage import Passage
+from kb.settings import Settings
 from kb.store import SOURCES_DIR, ModelMismatchError, StoreMissingError
 from kb.verbatim import check_unit, law_sources
 
@@ -98,8 +99,9 @@ def _guide_passages() -> dict[tuple[str, str, str], Passage]:
     """Guide-page units of the built knowledge base: which saved page and section each names."""
     from kb.store import KnowledgeBase
 
+    settings = Settings.from_environment()
     try:
-        passages = KnowledgeBase.open().passages
+        passages = KnowledgeBase.open(settings.store_dir, settings.chroma_url).passages
     except (StoreMissingError, ModelMismatchError):
         return {}
     return {(p.doc, p.lang, p.unit): p for p in passages if p.kind == "guide"}
@@ -108,8 +110,9 @@ def _guide_passages() -> dict[tuple[str, str, str], Passage]:
 def audit_gold(args: argparse.Namespace) -> int:
     from retrieval import pipeline  # the search engine and its models load only when this runs
 
+    settings = Settings.from_environment()
     try:
-        engine = pipeline.load_engine()
+        engine = pipeline.load_engine(settings.store_dir, settings.chroma_url)
     except (StoreMissingError, ModelMismatchError) as error:
         print(f"Cannot open the knowledge base: {error}", file=sys.stderr)
         return 2

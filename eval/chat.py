@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import openai
-from openai import OpenAI
+
+from kb.settings import LLMSettings
+from query_understanding.llm import EndpointFault, UnusableAnswer, ask, open_client, read_json
 
 ENDPOINT_HOWTO = """\
 To run them, set OPENAI_API_KEY (OpenAI), or OPENAI_BASE_URL=http://127.0.0.1:11434/v1 for a local
@@ -22,49 +22,30 @@ class StageFailure(Exception):
 
 
 class Chat:
-    """A client and a model, asked deterministically (temperature 0)."""
+    """The configured endpoint, asked deterministically; each question gets the settings' deadline afresh."""
 
-    def __init__(self, client: OpenAI, model: str):
-        self.client = client
-        self.model = model
+    def __init__(self, settings: LLMSettings):
+        self.settings = settings
+        self.model = settings.model
 
     def ask(self, stage: str, system: str, user: str, max_tokens: int = 1200) -> str:
         try:
-            response = self.client.chat.completions.create(
-                model=self.model,
-                messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
-                temperature=0,
-                max_tokens=max_tokens,
-            )
-        except openai.APIError as error:
+            with open_client(self.settings) as client:
+                reply = ask(client, self.model, system, user, max_tokens)
+        except (openai.APIError, EndpointFault) as error:
             raise StageFailure(stage, f"endpoint error: {error}") from error
-        if not response.choices:
-            raise StageFailure(stage, "no choices in the reply")
-        choice = response.choices[0]
-        text = (choice.message.content or "").strip()
-        if not text:
+        if not reply.text:
             raise StageFailure(stage, "empty reply")
-        if choice.finish_reason == "length":
+        if reply.cut_off:
             raise StageFailure(stage, "reply cut off at the token limit")
-        return text
+        return reply.text
 
     def ask_json(self, stage: str, system: str, user: str, max_tokens: int = 1200) -> dict:
-        return parse_json_object(stage, self.ask(stage, system, user, max_tokens))
-
-
-def parse_json_object(stage: str, text: str) -> dict:
-    """The first JSON object in a reply, tolerating code fences and prose around it."""
-    start = text.find("{")
-    if start < 0:
-        raise StageFailure(stage, f"not JSON: {_excerpt(text)}")
-    try:
-        value, _ = json.JSONDecoder().raw_decode(text[start:])
-    except json.JSONDecodeError as error:
-        raise StageFailure(stage, f"malformed or truncated JSON ({error.msg}): {_excerpt(text)}") from error
-    if not isinstance(value, dict):
-        raise StageFailure(stage, f"JSON is not an object: {_excerpt(text)}")
-    return value
-
-
-def _excerpt(text: str) -> str:
-    return repr(text[:80])
+        text = self.ask(stage, system, user, max_tokens)
+        try:
+            value = read_json(text)
+        except UnusableAnswer as error:
+            raise StageFailure(stage, f"{error}: {text[:80]!r}") from error
+        if not isinstance(value, dict):
+            raise StageFailure(stage, f"JSON is not an object: {text[:80]!r}")
+        return value

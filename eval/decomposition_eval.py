@@ -20,9 +20,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from kb.jsonl import read_jsonl
+from kb.settings import LLMSettings, Settings
 from query_understanding import understand
 from query_understanding.lexicon import topics
-from query_understanding.llm import LLMConfig
 from query_understanding.understanding import MAX_QUESTIONS
 
 DEFAULT_SET = Path(__file__).with_name("decomposition_set.jsonl")
@@ -99,9 +99,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    config = LLMConfig.from_env() if args.qu == "llm" else None
+    settings = Settings.from_environment()
+    config = settings.llm if args.qu == "llm" else None
     if args.qu == "llm" and config is None:
-        print("--qu llm needs OPENAI_API_KEY or OPENAI_BASE_URL (see the README).")
+        print(" ".join(["--qu llm needs OPENAI_API_KEY or OPENAI_BASE_URL (see the README).", *settings.problems]))
         return 2
     items = read_jsonl(args.set)
     unknown = {label for item in items for label in item["issues"]} - set(ISSUES)
@@ -123,7 +124,7 @@ def main(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run(item: dict, config: LLMConfig | None) -> Outcome:
+def _run(item: dict, config: LLMSettings | None) -> Outcome:
     started = time.perf_counter()
     result = understand(item["turns"], config=config, cache=None)
     seconds = time.perf_counter() - started

@@ -24,7 +24,7 @@ from eval.detector import Detection, detect
 from eval.hallucination_prompts import PROMPT_VERSION
 from eval.result_cache import DEFAULT_DIR, ResultCache
 from kb.jsonl import read_jsonl
-from query_understanding.llm import LLMConfig
+from kb.settings import LLMSettings, Settings
 
 PLANTED_SET = Path(__file__).resolve().parent / "planted_hallucinations.jsonl"
 METHODS = ("deterministic", "llm", "combined")
@@ -39,13 +39,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    return run(args, LLMConfig.from_env())
+    return run(args, Settings.from_environment().llm)
 
 
-def run(args: argparse.Namespace, config: LLMConfig | None) -> int:
+def run(args: argparse.Namespace, config: LLMSettings | None) -> int:
     records = read_jsonl(args.set)
     records = records[: args.limit] if args.limit is not None else records
-    chat = Chat(config.client(), config.model) if config else None
+    chat = Chat(config) if config else None
     if chat is None:
         print(f"No LLM endpoint is configured: the LLM stages are not run.\n{ENDPOINT_HOWTO}", file=sys.stderr)
     cache = ResultCache(args.cache / "detector")

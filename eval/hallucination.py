@@ -31,8 +31,8 @@ from eval.product_audit import audit_answer, judge_item, shown_tokens, tokens
 from eval.result_cache import DEFAULT_DIR, ResultCache
 from kb.jsonl import read_jsonl
 from kb.passage import Passage
-from kb.store import ModelMismatchError, StoreMissingError, current_generation, default_store_dir
-from query_understanding.llm import LLMConfig
+from kb.settings import LLMSettings, Settings
+from kb.store import ModelMismatchError, StoreMissingError, current_generation
 from query_understanding.understanding import Understanding
 from retrieval.results import Answer, Hit, QuestionResult
 
@@ -62,24 +62,28 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     from retrieval import pipeline  # the search engine and its models load only when this command runs
 
-    config = LLMConfig.from_env()
+    settings = Settings.from_environment()
+    config = settings.llm
     try:
-        engine = pipeline.load_engine()
+        engine = pipeline.load_engine(settings.store_dir, settings.chroma_url)
     except (StoreMissingError, ModelMismatchError) as error:
         print(f"Cannot open the knowledge base: {error}", file=sys.stderr)
         return 2
-    return run(args, lambda turns, k: pipeline.answer(turns, engine, k=k, llm_config=config), config)
+    return run(
+        args, lambda turns, k: pipeline.answer(turns, engine, k=k, llm_config=config), config, settings.store_dir
+    )
 
 
-def run(args: argparse.Namespace, retrieve: Retrieve, config: LLMConfig | None) -> int:
+def run(args: argparse.Namespace, retrieve: Retrieve, config: LLMSettings | None, store_dir: Path) -> int:
+    """The audit of every item, with `retrieve` standing for the product searching the store in `store_dir`."""
     items = load_items(args.gold, args.limit)
     chat = None
     if config is None:
         print(OFFLINE_MESSAGE, file=sys.stderr)
     else:
-        chat = Chat(config.client(), config.model)
+        chat = Chat(config)
     cache = ResultCache(args.cache / "hallucination")
-    fingerprint = product_fingerprint()
+    fingerprint = product_fingerprint(store_dir)
     rows = [
         audit_item(item, retrieve, chat, cache, k=args.k, fingerprint=fingerprint, refresh=args.refresh)
         for item in tqdm(items, desc="hallucination audit", unit="item", file=sys.stderr)
@@ -147,13 +151,13 @@ def baseline(chat: Chat, turns: list[str], answer: Answer, retrieve: Retrieve, *
     }
 
 
-def product_fingerprint() -> str:
+def product_fingerprint(store_dir: Path) -> str:
     """A hash of the product's retrieval code and built knowledge base, so a cached retrieval is never stale."""
     digest = hashlib.sha256()
     for package in PRODUCT_CODE:
         for path in sorted((PROJECT / package).glob("*.py")):
             digest.update(path.read_bytes())
-    generation = current_generation(default_store_dir())
+    generation = current_generation(store_dir)
     if generation is not None:
         digest.update(generation.name.encode())
         digest.update((generation / "meta.json").read_bytes())

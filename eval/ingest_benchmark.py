@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 from ingest.build import build_knowledge_base
+from kb.settings import Settings
 from kb.store import SOURCES_DIR
 
 
@@ -26,13 +27,14 @@ def directory_size(path: Path) -> int:
 
 
 def main(args: argparse.Namespace) -> int:
+    chroma_url = Settings.from_environment().chroma_url  # as the `python -m ingest` run below reads it
     with tempfile.TemporaryDirectory(prefix="kb-benchmark-") as scratch:
         store = Path(scratch) / "store"
         started = time.perf_counter()
-        full, passages, _ = build_knowledge_base(args.sources, store)
+        full, passages, _ = build_knowledge_base(args.sources, store, chroma_url=chroma_url)
         full_seconds = time.perf_counter() - started
         started = time.perf_counter()
-        again, _, _ = build_knowledge_base(args.sources, store)
+        again, _, _ = build_knowledge_base(args.sources, store, chroma_url=chroma_url)
         rerun_seconds = time.perf_counter() - started
         # the maintainer's view: a whole `python -m ingest` process, imports and model loading included
         started = time.perf_counter()

@@ -9,7 +9,7 @@ import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from query_understanding.llm import LLMConfig
+from kb.settings import LLMSettings
 
 # reply(system, user) -> content, or (content, finish_reason)
 Reply = Callable[[str, str], "str | tuple[str, str]"]
@@ -66,10 +66,10 @@ class StubEndpoint:
         self.server.server_close()
 
     @property
-    def config(self) -> LLMConfig:
+    def config(self) -> LLMSettings:
         port = self.server.server_address[1]
         environ = {"OPENAI_BASE_URL": f"http://127.0.0.1:{port}/v1", "PASSENGER_LLM_MODEL": "stub-model"}
-        return LLMConfig.from_env({**environ, "PASSENGER_LLM_RETRIES": "0", "PASSENGER_LLM_TIMEOUT": "10"})
+        return LLMSettings.from_environment({**environ, "PASSENGER_LLM_RETRIES": "0", "PASSENGER_LLM_TIMEOUT": "10"})
 
 
 FAULTS = ("hanging", "dripping", "500", "garbage", "oversized", "refused")
@@ -152,5 +152,5 @@ class FaultyEndpoint:
             self.server.shutdown()
             self.server.server_close()
 
-    def config(self, timeout: float = 2.0, retries: int = 1, cooldown: float = 60.0) -> LLMConfig:
-        return LLMConfig("test-key", f"http://127.0.0.1:{self.port}/v1", "stub-model", timeout, retries, cooldown)
+    def config(self, timeout: float = 2.0, retries: int = 1, cooldown: float = 60.0) -> LLMSettings:
+        return LLMSettings("test-key", f"http://127.0.0.1:{self.port}/v1", "stub-model", timeout, retries, cooldown)

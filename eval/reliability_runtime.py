@@ -8,15 +8,15 @@ import random
 import tempfile
 import threading
 import time
-from contextlib import contextmanager
 from functools import cache, partial
 from pathlib import Path
+from unittest import mock
 
 from eval.openai_stub import FAULTS, FaultyEndpoint
 from eval.reliability import Scenario
+from kb.settings import Settings
 from kb.text import detect_language
 from query_understanding import CircuitBreaker, understand
-from query_understanding.llm import configured_llm
 from query_understanding.llm_path import SKIPPED_NOTE
 from retrieval.conversation import Conversation
 from retrieval.engine import SearchEngine
@@ -117,7 +117,8 @@ def search_concurrently(engine: SearchEngine, questions=QUESTIONS, threads: int 
 def _engine() -> SearchEngine:
     from retrieval.pipeline import load_engine
 
-    return load_engine()
+    settings = Settings.from_environment()
+    return load_engine(settings.store_dir, settings.chroma_url)
 
 
 def concurrent_search(trial: int) -> None:
@@ -167,26 +168,12 @@ BAD_SETTINGS = (
 )
 
 
-@contextmanager
-def environment(**values: str):
-    saved = {name: os.environ.get(name) for name in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-
-
 def bad_setting(variable: str, value: str, trial: int) -> None:
     """The setting is named in the message, and messages are still understood, by the built-in rules."""
-    with environment(OPENAI_API_KEY="sk-test", **{variable: value}):
-        config, problem = configured_llm()
-        result = understand(["My bag was lost on a flight to Halifax, who pays?"], cache=None)
-    assert config is None and variable in problem, problem
+    settings = Settings.from_environment({"OPENAI_API_KEY": "sk-test", variable: value})
+    (problem,) = settings.problems
+    result = understand(["My bag was lost on a flight to Halifax, who pays?"], config=settings.llm, cache=None)
+    assert settings.llm is None and variable in problem, problem
     assert result.path == "offline" and result.questions
     assert "pa ss" not in problem
 
@@ -197,7 +184,7 @@ def bad_setting(variable: str, value: str, trial: int) -> None:
 def review_script() -> None:
     import app
 
-    app.review_page()
+    app.review_page(app.page_settings())
 
 
 def review_lockout(trial: int) -> None:
@@ -206,7 +193,8 @@ def review_lockout(trial: int) -> None:
 
     with tempfile.TemporaryDirectory() as directory:
         database = str(Path(directory) / "feedback.sqlite3")
-        with environment(PASSENGER_FEEDBACK_DB=database, PASSENGER_REVIEW_PASSWORD="the-right-one"):
+        page_environment = {"PASSENGER_FEEDBACK_DB": database, "PASSENGER_REVIEW_PASSWORD": "the-right-one"}
+        with mock.patch.dict(os.environ, page_environment):
             for attempt in range(5):
                 page = AppTest.from_function(review_script, default_timeout=60).run()
                 page.text_input[0].set_value(f"guess-{attempt}")

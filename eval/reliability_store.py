@@ -13,7 +13,6 @@ import atexit
 import contextlib
 import io
 import json
-import os
 import random
 import shutil
 import signal
@@ -34,6 +33,7 @@ from ingest.build import WEB_DIR, build_knowledge_base, describe_sources, load_p
 from ingest.web_pages import MalformedPageWarning
 from kb.embeddings import embed_query
 from kb.passage import index_text
+from kb.settings import Settings
 from kb.store import (
     CURRENT,
     META,
@@ -45,7 +45,6 @@ from kb.store import (
     StoreUnreachableError,
     build,
     build_lock,
-    default_store_dir,
 )
 from kb.verbatim import check_passages
 
@@ -67,7 +66,8 @@ def base_store() -> Path:
     atexit.register(shutil.rmtree, scratch, True)
     store = scratch / "store"
     try:
-        app_store = KnowledgeBase.open(default_store_dir())
+        settings = Settings.from_environment()
+        app_store = KnowledgeBase.open(settings.store_dir, settings.chroma_url)
     except Exception:  # noqa: BLE001 - no usable app store: build one from scratch below
         store.mkdir()
     else:
@@ -394,19 +394,6 @@ def _answers(url: str) -> bool:
     return True
 
 
-@contextlib.contextmanager
-def chroma_url(url: str) -> Iterator[None]:
-    previous = os.environ.get("PASSENGER_CHROMA_URL")
-    os.environ["PASSENGER_CHROMA_URL"] = url
-    try:
-        yield
-    finally:
-        if previous is None:
-            del os.environ["PASSENGER_CHROMA_URL"]
-        else:
-            os.environ["PASSENGER_CHROMA_URL"] = previous
-
-
 def server_store_is_repaired_and_an_outage_named(_: int) -> None:
     """On a Chroma server: a deleted collection is repaired by one ingest; a stopped server is named plainly."""
     with tempfile.TemporaryDirectory(prefix="reliability-server-") as scratch:
@@ -417,29 +404,28 @@ def server_store_is_repaired_and_an_outage_named(_: int) -> None:
         manifest["instruments"] = [e for e in manifest["instruments"] if e["doc"] in ("SOR-2019-150", "SOR-2019-110")]
         (sources / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
         store = root / "store"
-        with chroma_server(root / "chroma") as url, chroma_url(url):
-            build_knowledge_base(sources, store)
-            knowledge_base = KnowledgeBase.open(store)
+        with chroma_server(root / "chroma") as url:
+            build_knowledge_base(sources, store, chroma_url=url)
+            knowledge_base = KnowledgeBase.open(store, url)
             expected = frozenset(knowledge_base.by_id)
             knowledge_base.vectors.client.delete_collection(knowledge_base.collection.name)
             knowledge_base.close()
             try:
-                KnowledgeBase.open(store).close()
+                KnowledgeBase.open(store, url).close()
             except StoreDamagedError:
                 pass
             else:
                 raise AssertionError("a store whose collection is gone from the server opened as if intact")
-            assert not build_knowledge_base(sources, store)[0].unchanged
-            knowledge_base = KnowledgeBase.open(store)
+            assert not build_knowledge_base(sources, store, chroma_url=url)[0].unchanged
+            knowledge_base = KnowledgeBase.open(store, url)
             assert frozenset(knowledge_base.by_id) == expected and knowledge_base.collection.count() == len(expected)
             knowledge_base.close()
-        with chroma_url(url):  # the server has stopped; a page configured for it starts
-            try:
-                KnowledgeBase.open(store).close()
-            except StoreUnreachableError as error:
-                assert url in str(error) and "not answering" in str(error), error
-            else:
-                raise AssertionError("the store opened with its Chroma server stopped")
+        try:  # the server has stopped; a page configured for it starts
+            KnowledgeBase.open(store, url).close()
+        except StoreUnreachableError as error:
+            assert url in str(error) and "not answering" in str(error), error
+        else:
+            raise AssertionError("the store opened with its Chroma server stopped")
 
 
 SCENARIOS: list[Scenario] = [

@@ -22,8 +22,8 @@ from pathlib import Path
 
 from eval.metrics import average_precision_at_k, dedupe_units, f1, precision_at_k, recall_at_k
 from kb.jsonl import read_jsonl
+from kb.settings import LLMSettings, Settings
 from kb.text import detect_language
-from query_understanding.llm import LLMConfig
 from retrieval.engine import SearchEngine
 from retrieval.pipeline import answer, load_engine
 
@@ -63,7 +63,7 @@ BASELINES = {
 
 
 def system_runner(
-    name: str, engine: SearchEngine, k: int, llm_config: LLMConfig | None
+    name: str, engine: SearchEngine, k: int, llm_config: LLMSettings | None
 ) -> Callable[[list[str]], Units]:
     """turns -> ranked units shown, for one system."""
     if name in BASELINES:
@@ -182,14 +182,15 @@ def main(args: argparse.Namespace) -> int:
     if unknown:
         print(f"Unknown system(s): {', '.join(unknown)}. Choose from: {', '.join(SYSTEMS)}")
         return 2
-    llm_config = None
-    if args.qu == "llm":
-        llm_config = LLMConfig.from_env()
-        if llm_config is None:
-            print("--qu llm needs an LLM endpoint: set OPENAI_API_KEY, or OPENAI_BASE_URL for a local server.")
-            return 2
+    settings = Settings.from_environment()
+    llm_config = settings.llm if args.qu == "llm" else None
+    if args.qu == "llm" and llm_config is None:
+        needs = "--qu llm needs an LLM endpoint: set OPENAI_API_KEY, or OPENAI_BASE_URL for a local server."
+        print(" ".join([needs, *settings.problems]))
+        return 2
     items = load_gold(args.gold)
-    results = evaluate(items, systems, load_engine(args.store), args.k, llm_config)
+    engine = load_engine(args.store or settings.store_dir, settings.chroma_url)
+    results = evaluate(items, systems, engine, args.k, llm_config)
     print(f"{len(items)} items from {args.gold}, k={args.k}, query understanding: {args.qu}\n")
     print(format_table(results, args.k))
     if args.json:

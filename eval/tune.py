@@ -19,6 +19,7 @@ from pathlib import Path
 
 from eval.metrics import average_precision_at_k, dedupe_units, recall_at_k
 from eval.retrieval_eval import GoldItem, load_gold
+from kb.settings import Settings
 from retrieval.engine import Evidence, SearchEngine, Weights
 from retrieval.pipeline import answer, load_engine
 
@@ -116,7 +117,8 @@ SUMMARY_COLUMNS = (("recall@5", 9), ("map@5", 7), ("abstention", 11))
 def main(args: argparse.Namespace) -> int:
     sources = {path: load_gold(path) for path in args.gold}
     items = [item for group in sources.values() for item in group]
-    engine = CachedEvidenceEngine(load_engine(args.store))
+    configured = Settings.from_environment()
+    engine = CachedEvidenceEngine(load_engine(args.store or configured.store_dir, configured.chroma_url))
     grid = settings()
     per_setting: dict[Weights, dict[str, dict]] = {}
     for weights in grid:

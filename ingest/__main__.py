@@ -13,7 +13,8 @@ from tqdm import tqdm
 
 from ingest.build import WEB_DIR, build_knowledge_base
 from ingest.laws import SourceError
-from kb.store import SOURCES_DIR, BuildLockedError, StoreUnreachableError, default_store_dir
+from kb.settings import Settings
+from kb.store import SOURCES_DIR, BuildLockedError, StoreUnreachableError
 from kb.verbatim import VerbatimError
 
 DEFAULT_SEEDS = ["https://airpassengerrights.ca/en/practical-guides", "https://rppa-appr.ca/eng/know-your-rights"]
@@ -78,7 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.crawl and not crawl_guides(args):
         return 2
-    store_dir = args.store or default_store_dir()
+    settings = Settings.from_environment()
+    store_dir = args.store or settings.store_dir
     started = time.monotonic()
 
     def progress(batches):
@@ -92,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         warnings.simplefilter("always")
         try:
             report, passages, bank = build_knowledge_base(
-                args.sources, store_dir, progress, lock_wait=args.wait, on_wait=waiting
+                args.sources, store_dir, progress, lock_wait=args.wait, on_wait=waiting, chroma_url=settings.chroma_url
             )
         except (SourceError, BuildLockedError, StoreUnreachableError, VerbatimError) as error:
             failure = error

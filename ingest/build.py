@@ -52,18 +52,20 @@ def load_question_bank(passages: list[Passage], bank_dir: Path = BANK_DIR) -> li
 
 def build_knowledge_base(
     sources_dir: Path,
-    store_dir: Path | None = None,
+    store_dir: Path,
     progress: Callable[[Iterable], Iterable] = lambda x: x,
     bank_dir: Path = BANK_DIR,
     lock_wait: float = 0.0,
     on_wait: Callable[[str], None] | None = None,
+    chroma_url: str = "",
 ) -> tuple[BuildReport, list[Passage], list[BankEntry]]:
     """Read the sources and the question bank, then build (see `kb.store.build`; `lock_wait` seconds for another
-    build to finish), unless a passage is not its unit's text word for word (VerbatimError names each one)."""
+    build to finish; the collections on the Chroma server `chroma_url`, if any), unless a passage is not its
+    unit's text word for word (VerbatimError names each one)."""
     passages = load_passages(sources_dir)
     if failures := check_passages(passages, sources_dir):
         raise VerbatimError(failures)  # the knowledge base in use stays as it was
     bank = load_question_bank(passages, bank_dir)
     indexed = [IndexedPassage(p, index_text(p)) for p in passages]
-    report = build(indexed, describe_sources(sources_dir), store_dir, progress, lock_wait, on_wait, bank)
+    report = build(indexed, describe_sources(sources_dir), store_dir, progress, lock_wait, on_wait, bank, chroma_url)
     return report, passages, bank

@@ -12,7 +12,7 @@ many records as meta.json and Chroma say, and a probe query finds stored vectors
 
 Chroma rewrites its SQLite file whenever a client opens it, so a local generation is opened through a
 private temporary copy of its Chroma files: the generation on disk is never written after its build and
-its checksums stay valid. With `PASSENGER_CHROMA_URL` set, the collections live on a Chroma server
+its checksums stay valid. Given a Chroma server's address (`chroma_url`), the collections live on a Chroma server
 instead (named `<generation>.<collection>`), and the store directory keeps only the pointer, meta.json and
 the JSON Lines files, so several app processes can share one store.
 """
@@ -42,8 +42,8 @@ from kb.bank import BankEntry
 from kb.embeddings import MODEL_ID, QUERY_PREFIX, OfflineBgeEmbedding, embed
 from kb.jsonl import read_jsonl
 from kb.passage import Passage
+from kb.settings import PROJECT_ROOT
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SOURCES_DIR = PROJECT_ROOT / "kb" / "sources"
 CURRENT = "CURRENT"
 META = "meta.json"
@@ -91,17 +91,6 @@ class StoreUnreachableError(RuntimeError):
 
 class BuildLockedError(RuntimeError):
     """Another build holds the store's lock."""
-
-
-def default_store_dir() -> Path:
-    """`PASSENGER_KB_STORE` if set, else `kb/store/` in the project (git-ignored)."""
-    configured = os.environ.get("PASSENGER_KB_STORE", "").strip()
-    return Path(configured) if configured else PROJECT_ROOT / "kb" / "store"
-
-
-def chroma_server() -> str:
-    """`PASSENGER_CHROMA_URL` (e.g. http://127.0.0.1:8000), or "" for Chroma files inside the store directory."""
-    return os.environ.get("PASSENGER_CHROMA_URL", "").strip().rstrip("/")
 
 
 def embed_hash(index_text: str) -> str:
@@ -234,17 +223,18 @@ class KnowledgeBase:
         self.bank_collection = self.collections[BANK.collection]
 
     @classmethod
-    def open(cls, store_dir: Path | None = None) -> KnowledgeBase:
+    def open(cls, store_dir: Path, chroma_url: str = "") -> KnowledgeBase:
         """The current generation, verified; raises StoreMissingError, StoreDamagedError, ModelMismatchError or
-        StoreUnreachableError, each saying what to do."""
-        store_dir = store_dir or default_store_dir()
+        StoreUnreachableError, each saying what to do. `chroma_url` names the Chroma server holding the
+        collections ("" for Chroma files inside the store directory)."""
         name = _pointed_generation(store_dir)
         try:
-            return verify_generation(store_dir, name)
+            return verify_generation(store_dir, name, chroma_url)
         except StoreDamagedError:
             if _pointed_generation(store_dir) == name:
                 raise
-            return verify_generation(store_dir, _pointed_generation(store_dir))  # a build switched meanwhile
+            # a build switched meanwhile
+            return verify_generation(store_dir, _pointed_generation(store_dir), chroma_url)
 
     def server_unreachable(self) -> bool:
         """True when the collections live on a Chroma server that no longer answers."""
@@ -277,12 +267,12 @@ def _pointed_generation(store_dir: Path) -> str:
     return name
 
 
-def verify_generation(store_dir: Path, name: str) -> KnowledgeBase:
+def verify_generation(store_dir: Path, name: str, chroma_url: str = "") -> KnowledgeBase:
     """Open generation `name` only if it is intact; StoreDamagedError names the first fault found.
 
     A configured Chroma server that does not answer is reported first (StoreUnreachableError), since no
     rebuild can help then."""
-    server = chroma_server()
+    server = chroma_url
     if server:
         _server_client(server).close()
     directory = store_dir / name
@@ -474,38 +464,39 @@ def build_lock(store_dir: Path, wait: float = 0.0, on_wait: Callable[[str], None
 def build(
     indexed: list[IndexedPassage],
     sources: dict,
-    store_dir: Path | None = None,
+    store_dir: Path,
     progress: Callable[[Iterable], Iterable] = lambda batches: batches,
     lock_wait: float = 0.0,
     on_wait: Callable[[str], None] | None = None,
     bank: Iterable[BankEntry] = (),
+    chroma_url: str = "",
 ) -> BuildReport:
     """Write a new generation from `indexed` and the question `bank` and switch to it, unless an intact current
     one has the same inputs.
 
     `sources` (what the snapshot's manifests say: instruments, consolidation dates, pages) is kept in the
     generation's metadata for the page's status panel. `progress` wraps the embedding batches. Every run
-    removes old, partial and damaged generations, keeping the current one and the one it replaced.
+    removes old, partial and damaged generations, keeping the current one and the one it replaced. The
+    collections go to the Chroma server `chroma_url`, or ("") into the generation's directory.
     """
     started = time.monotonic()
-    store_dir = store_dir or default_store_dir()
     ids = [item.passage.id for item in indexed]
     if len(set(ids)) != len(ids):
         raise ValueError("Two passages share an id; the loader must number the parts of a unit.")
     bank = list(bank)
     print_ = fingerprint(indexed, sources, bank)
     with build_lock(store_dir, lock_wait, on_wait):
-        previous, repaired = _intact_current(store_dir)
+        previous, repaired = _intact_current(store_dir, chroma_url)
         if previous is not None and previous.meta["fingerprint"] == print_:
             keep = {previous.directory.name, previous.meta.get("replaces") or ""}
             previous.close()
-            removed = _remove_other_generations(store_dir, keep)
+            removed = _remove_other_generations(store_dir, keep, chroma_url)
             return BuildReport(
                 previous.directory.name, len(indexed), 0, 0, True, time.monotonic() - started, "", removed
             )
         texts = {embed_hash(item.index_text): item.index_text for item in indexed}
         texts.update({embed_hash(bank_embed_text(entry)): bank_embed_text(entry) for entry in bank})
-        reusable = _reusable_embeddings(store_dir, previous, set(texts))
+        reusable = _reusable_embeddings(store_dir, chroma_url, previous, set(texts))
         replaces = previous.directory.name if previous is not None else ""
         if previous is not None:
             previous.close()
@@ -516,9 +507,9 @@ def build(
         for batch in progress(batches):
             for hash_, vector in zip(batch, embed([texts[h] for h in batch]), strict=True):
                 vectors[hash_] = vector.tolist()
-        _write_generation(store_dir, generation, indexed, bank, vectors, print_, sources, replaces)
+        _write_generation(store_dir, chroma_url, generation, indexed, bank, vectors, print_, sources, replaces)
         _switch_to(store_dir, generation)
-        removed = _remove_other_generations(store_dir, {generation, replaces})
+        removed = _remove_other_generations(store_dir, {generation, replaces}, chroma_url)
     return BuildReport(
         generation,
         len(indexed),
@@ -531,10 +522,10 @@ def build(
     )
 
 
-def _intact_current(store_dir: Path) -> tuple[KnowledgeBase | None, str]:
+def _intact_current(store_dir: Path, chroma_url: str) -> tuple[KnowledgeBase | None, str]:
     """The current generation if it passes the integrity check, else None and why it was not kept."""
     try:
-        return verify_generation(store_dir, _pointed_generation(store_dir)), ""
+        return verify_generation(store_dir, _pointed_generation(store_dir), chroma_url), ""
     except StoreMissingError:
         return None, ""
     except StoreDamagedError as error:
@@ -543,7 +534,9 @@ def _intact_current(store_dir: Path) -> tuple[KnowledgeBase | None, str]:
         return None, str(error)
 
 
-def _reusable_embeddings(store_dir: Path, previous: KnowledgeBase | None, wanted: set[str]) -> dict[str, list[float]]:
+def _reusable_embeddings(
+    store_dir: Path, chroma_url: str, previous: KnowledgeBase | None, wanted: set[str]
+) -> dict[str, list[float]]:
     """embed_hash -> vector from the intact current generation, or else from the newest other intact one.
 
     Vectors are taken only from a generation that passed the integrity check, so a damaged index never
@@ -553,7 +546,7 @@ def _reusable_embeddings(store_dir: Path, previous: KnowledgeBase | None, wanted
         return _stored_embeddings(previous, wanted)
     for directory in sorted(store_dir.glob(f"{GENERATION_PREFIX}*"), reverse=True):
         try:
-            candidate = verify_generation(store_dir, directory.name)
+            candidate = verify_generation(store_dir, directory.name, chroma_url)
         except (StoreDamagedError, ModelMismatchError):
             continue
         try:
@@ -575,6 +568,7 @@ def _stored_embeddings(knowledge_base: KnowledgeBase, wanted: set[str]) -> dict[
 
 def _write_generation(
     store_dir: Path,
+    server: str,
     generation: str,
     indexed: list[IndexedPassage],
     bank: list[BankEntry],
@@ -586,7 +580,6 @@ def _write_generation(
     """Every file of a new generation, meta.json (with the checksums of the others) last."""
     directory = store_dir / generation
     directory.mkdir()
-    server = chroma_server()
     client = (
         _server_client(server)
         if server
@@ -682,7 +675,7 @@ def _store_id(store_dir: Path) -> str:
     return path.read_text(encoding="utf-8").strip()
 
 
-def _remove_other_generations(store_dir: Path, keep: set[str]) -> int:
+def _remove_other_generations(store_dir: Path, keep: set[str], server: str) -> int:
     """Drop every generation but `keep` (the current one and the one it replaced, which a running page may
     still be reading), with its collections on a Chroma server; the build lock guarantees that none of them
     is being written. Returns how many generation directories went."""
@@ -692,7 +685,6 @@ def _remove_other_generations(store_dir: Path, keep: set[str]) -> int:
             shutil.rmtree(directory, ignore_errors=True)
             removed += 1
     (store_dir / f"{CURRENT}.tmp").unlink(missing_ok=True)
-    server = chroma_server()
     if server:
         store_id = _store_id(store_dir)
         with closing(_server_client(server)) as client:

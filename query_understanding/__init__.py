@@ -2,9 +2,9 @@
 
 `understand(turns)` never raises. Input with no words at all (empty, blanks, punctuation, digits, emoji or
 control characters only) gives no questions: Understanding(standalone="", questions=(), path="offline",
-note=NO_WORDS_NOTE). Otherwise the language model answers when an endpoint is configured, and the built-in
-rules answer when none is, when a setting cannot be used, or when the model fails, is late or its answer is
-unusable (then `note` says why). A message waits at most the configured deadline for the model, and an endpoint
+note=NO_WORDS_NOTE). Otherwise the language model answers when the caller hands in its settings, and the
+built-in rules answer when it hands in None, or when the model fails, is late or its answer is unusable (then
+`note` says why). A message waits at most the configured deadline for the model, and an endpoint
 that failed is skipped for a cool-down.
 """
 
@@ -12,32 +12,28 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Literal
 
 import httpx
 
+from kb.settings import LLMSettings
 from kb.text import has_words
 from query_understanding.cache import SHARED_CACHE, CacheKey, UnderstandingCache
 from query_understanding.cleaning import split_turns
-from query_understanding.llm import SHARED_BREAKER, CircuitBreaker, LLMConfig, before_deadline, configured_llm
-from query_understanding.llm_answers import UnusableAnswer
+from query_understanding.llm import SHARED_BREAKER, CircuitBreaker, UnusableAnswer, before_deadline, open_client
 from query_understanding.llm_path import SKIPPED_NOTE, fallback_note, understand_with_llm
 from query_understanding.offline import understand_offline
 from query_understanding.prompts import PROMPT_VERSION
 from query_understanding.understanding import MAX_QUESTIONS, Understanding
 
 __all__ = [
-    "FROM_ENV",
     "CircuitBreaker",
     "MAX_QUESTIONS",
     "NO_WORDS_NOTE",
-    "LLMConfig",
     "Understanding",
     "UnderstandingCache",
     "understand",
 ]
 
-FROM_ENV = "env"
 NO_WORDS_NOTE = "The message has no words to look up."
 log = logging.getLogger(__name__)
 
@@ -45,22 +41,20 @@ log = logging.getLogger(__name__)
 def understand(
     turns: list[str],
     *,
-    config: LLMConfig | None | Literal["env"] = FROM_ENV,
+    config: LLMSettings | None,
     http_client: httpx.Client | None = None,
     cache: UnderstandingCache | None = SHARED_CACHE,
     breaker: CircuitBreaker | None = SHARED_BREAKER,
 ) -> Understanding:
     """The last of `turns` made standalone with the earlier ones, split into at most three questions.
 
-    `config` "env" reads the environment (a setting that cannot be used means the built-in rules); None uses
-    the built-in rules only. `http_client` reaches the endpoint (tests hand in one bound to a local stub).
+    `config` is the language model's settings (kb.settings); None uses the built-in rules only. `http_client`
+    reaches the endpoint (tests hand in one bound to a local stub).
     `cache` keeps language-model answers; `breaker` remembers failed endpoints; None disables either.
     """
     history, message = split_turns(turns)
     if not has_words(message):
         return Understanding("", (), "offline", NO_WORDS_NOTE)
-    if config == FROM_ENV:
-        config, _ = configured_llm()
     if config is None:
         return understand_offline(history, message)
     key: CacheKey = (tuple(history), message, config.model, config.base_url or "", PROMPT_VERSION)
@@ -86,8 +80,8 @@ def understand(
     return understanding
 
 
-def _ask_model(history: list[str], message: str, config: LLMConfig, http_client: httpx.Client | None):
-    client = config.client(http_client, deadline=time.monotonic() + config.timeout)
+def _ask_model(history: list[str], message: str, config: LLMSettings, http_client: httpx.Client | None):
+    client = open_client(config, http_client, deadline=time.monotonic() + config.timeout)
     try:
         return understand_with_llm(history, message, client, config.model)
     finally:

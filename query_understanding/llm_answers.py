@@ -9,38 +9,19 @@ question that passes but relates neither to the conversation nor to an air passe
 
 from __future__ import annotations
 
-import json
 import re
 
 from kb.text import clean_text, has_words
 from query_understanding.lexicon import TOO_COMMON_TO_RELATE, topics
+from query_understanding.llm import UnusableAnswer
 from query_understanding.machine_text import rule_broken
 from query_understanding.understanding import MAX_QUESTIONS
 
 MAX_STANDALONE_CHARS = 1500
 MAX_QUESTION_CHARS = 300
 
-_FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.IGNORECASE)
 _MARKUP = re.compile(r"(?is)<(script|style)\b[^>]{0,200}>.*?</\1\s*>|<[^>]{0,200}>|[*_`#>|]+|^\s*(?:[-•]|\d+[.)])\s+")
 _WORD = re.compile(r"[^\W\d_]{4,}")
-
-
-class UnusableAnswer(Exception):
-    """The model answered, but nothing in the answer can be used; the message says why in plain words."""
-
-
-def read_json(content: str | None) -> object:
-    """The JSON value in `content`, tolerating code fences and text around one object."""
-    text = _FENCE.sub("", (content or "").strip())
-    if not text:
-        raise UnusableAnswer("the answer was empty")
-    start, end = text.find("{"), text.rfind("}")
-    for candidate in (text, text[start : end + 1] if 0 <= start < end else ""):
-        try:
-            return json.loads(candidate)
-        except json.JSONDecodeError:
-            continue
-    raise UnusableAnswer("the answer was not valid JSON")
 
 
 def standalone_from(answer: object, conversation: str) -> str:

@@ -6,10 +6,9 @@ import json
 
 import openai
 from openai import OpenAI
-from openai.types.chat import ChatCompletion
 
-from query_understanding.llm import AnswerTooLarge, DeadlinePassed, EndpointFault
-from query_understanding.llm_answers import UnusableAnswer, questions_from, read_json, standalone_from
+from query_understanding.llm import AnswerTooLarge, DeadlinePassed, NotAChatCompletion, UnusableAnswer, ask, read_json
+from query_understanding.llm_answers import questions_from, standalone_from
 from query_understanding.prompts import DECOMPOSE_PROMPT, DECONTEXTUALISE_PROMPT
 from query_understanding.understanding import Understanding
 
@@ -17,10 +16,6 @@ DECONTEXTUALISE_MAX_TOKENS = 400
 DECOMPOSE_MAX_TOKENS = 400
 _BUILT_IN = "the questions below come from the built-in method."
 SKIPPED_NOTE = f"The language model failed a moment ago and is not asked again for now; {_BUILT_IN}"
-
-
-class NotAChatCompletion(EndpointFault):
-    """The endpoint answered, but not with a chat completion: it is broken, not merely the model's words."""
 
 
 def understand_with_llm(history: list[str], message: str, client: OpenAI, model: str) -> Understanding:
@@ -56,18 +51,5 @@ def fallback_note(error: BaseException) -> str:
 def _ask(
     client: OpenAI, model: str, prompt: str, payload: dict, max_tokens: int = DECONTEXTUALISE_MAX_TOKENS
 ) -> object:
-    response = client.chat.completions.create(
-        model=model,
-        temperature=0,
-        max_tokens=max_tokens,
-        response_format={"type": "json_object"},
-        messages=[
-            {"role": "system", "content": prompt},
-            {"role": "user", "content": json.dumps(payload, ensure_ascii=False)},
-        ],
-    )
-    if not isinstance(response, ChatCompletion) or not isinstance(response.choices, list):
-        raise NotAChatCompletion(f"the endpoint answered with {type(response).__name__}, not a chat completion")
-    choices = response.choices
-    content = getattr(getattr(choices[0], "message", None), "content", None) if choices else None
-    return read_json(content if isinstance(content, str) else None)
+    reply = ask(client, model, prompt, json.dumps(payload, ensure_ascii=False), max_tokens, json_mode=True)
+    return read_json(reply.text)

@@ -12,10 +12,10 @@ import logging
 from dataclasses import dataclass, field
 from typing import Literal
 
+from kb.settings import LLMSettings
 from kb.text import MAX_MESSAGE_CHARS, clean_message, detect_language
 from query_understanding.flight_scope import ScopeChoice, says_where_flight_went, with_flight_scope
 from query_understanding.languages import in_unsupported_language
-from query_understanding.llm import LLMConfig
 from retrieval.engine import SearchEngine
 from retrieval.pipeline import answer
 from retrieval.results import Answer
@@ -79,7 +79,7 @@ class Conversation:
     exchanges: list[Exchange] = field(default_factory=list)
 
     def ask(
-        self, message: str, engine: SearchEngine, feedback_log: FeedbackLog, llm_config: LLMConfig | None
+        self, message: str, engine: SearchEngine, feedback_log: FeedbackLog, llm_config: LLMSettings | None
     ) -> Exchange:
         """Search a new message in the light of the earlier ones, unless it is refused."""
         message = clean_message(message)
@@ -94,7 +94,7 @@ class Conversation:
         label: str,
         engine: SearchEngine,
         feedback_log: FeedbackLog,
-        llm_config: LLMConfig | None,
+        llm_config: LLMSettings | None,
     ) -> Exchange:
         """Search the last message again, now saying where the flight went; "neither" is answered with a fixed note."""
         if choice == "neither" or not self.turns:
@@ -107,7 +107,7 @@ class Conversation:
         shown_as: str,
         engine: SearchEngine,
         feedback_log: FeedbackLog,
-        llm_config: LLMConfig | None,
+        llm_config: LLMSettings | None,
     ) -> Exchange:
         try:
             result = answer(turns, engine, llm_config=llm_config)

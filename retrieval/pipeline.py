@@ -7,10 +7,10 @@ from pathlib import Path
 
 import httpx
 
+from kb.settings import LLMSettings
 from kb.store import KnowledgeBase
 from kb.text import detect_language
 from query_understanding import understand
-from query_understanding.llm import LLMConfig
 from query_understanding.understanding import Understanding
 from retrieval.coverage import outside_coverage
 from retrieval.engine import SearchEngine
@@ -20,9 +20,9 @@ DEFAULT_K = 5
 QUESTION_MODES = ("understand", "joined", "last")
 
 
-def load_engine(store_dir: Path | None = None) -> SearchEngine:
+def load_engine(store_dir: Path, chroma_url: str = "") -> SearchEngine:
     """Open the built knowledge base; raises StoreMissingError or ModelMismatchError with what to do."""
-    return SearchEngine(KnowledgeBase.open(store_dir))
+    return SearchEngine(KnowledgeBase.open(store_dir, chroma_url))
 
 
 def per_question_k(k: int, questions: int) -> int:
@@ -38,7 +38,7 @@ def answer(
     engine: SearchEngine,
     *,
     k: int = DEFAULT_K,
-    llm_config: LLMConfig | None = None,
+    llm_config: LLMSettings | None = None,
     http_client: httpx.Client | None = None,
     question_mode: str = "understand",
 ) -> Answer:

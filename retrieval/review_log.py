@@ -1,9 +1,10 @@
 """The local log of what passengers asked and were shown, their feedback, and volunteers' judgements.
 
-One SQLite file (PASSENGER_FEEDBACK_DB, else kb/feedback.sqlite3, git-ignored), readable by its owner only.
+One SQLite file (kb.settings: PASSENGER_FEEDBACK_DB, else kb/feedback.sqlite3, git-ignored), readable by its
+owner only.
 Each operation opens its own connection, so the page's sessions, which run in separate threads, never share
 one. What passengers and volunteers write is redacted (kb.redact) before it is stored, and again when it is
-read back for the review page or the export; turns older than PASSENGER_RETENTION_DAYS are deleted.
+read back for the review page or the export; turns older than the retention period are deleted.
 Volunteers' judgements export as JSON Lines in the evaluation set's format (id, type, turns, gold, note), so
 reviewed turns can grow the evaluation set. Wrong review passwords lock the page for a growing time, kept in
 the same file so that a new session cannot reset it.
@@ -18,7 +19,7 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -27,14 +28,12 @@ from typing import Literal
 
 from kb.bank import MAX_ENTRY_CHARS, BankEntry
 from kb.redact import redact, redact_turns
-from kb.store import PROJECT_ROOT
+from kb.settings import DEFAULT_RETENTION_DAYS
 from kb.text import squash_spaces
 from retrieval.results import Answer
 
 log = logging.getLogger(__name__)
 
-DEFAULT_RETENTION_DAYS = 90
-MAX_RETENTION_DAYS = 3650
 MAX_NOTE_CHARS = 500  # a passenger's or volunteer's note: a sentence or two, not a document
 FREE_LOGIN_ATTEMPTS = 3  # typing mistakes cost nothing; after these, each wrong password locks the page
 FIRST_LOCKOUT_SECONDS = 10
@@ -113,37 +112,6 @@ CREATE TABLE IF NOT EXISTS review_login (
 
 class FeedbackLogError(RuntimeError):
     """The log cannot be read or written; the message says so plainly, without a stack trace."""
-
-
-def default_feedback_path() -> Path:
-    """`PASSENGER_FEEDBACK_DB` if set, else `kb/feedback.sqlite3` in the project (git-ignored)."""
-    configured = os.environ.get("PASSENGER_FEEDBACK_DB", "").strip()
-    return Path(configured) if configured else PROJECT_ROOT / "kb" / "feedback.sqlite3"
-
-
-def retention_days(environ: Mapping[str, str] | None = None) -> int:
-    """PASSENGER_RETENTION_DAYS (whole days, 1 to 3650), else 90; a value that cannot be used keeps 90 and
-    says so in the log."""
-    raw = (os.environ if environ is None else environ).get("PASSENGER_RETENTION_DAYS", "").strip()
-    if not raw:
-        return DEFAULT_RETENTION_DAYS
-    if raw.isdigit() and 1 <= int(raw) <= MAX_RETENTION_DAYS:
-        return int(raw)
-    log.warning(
-        "PASSENGER_RETENTION_DAYS must be a whole number of days from 1 to %d, not %r; keeping %d days",
-        MAX_RETENTION_DAYS,
-        raw[:40],
-        DEFAULT_RETENTION_DAYS,
-    )
-    return DEFAULT_RETENTION_DAYS
-
-
-def review_password(environ: Mapping[str, str], secrets: Mapping | None = None) -> str | None:
-    """The review page's password: PASSENGER_REVIEW_PASSWORD, else `review_password` in Streamlit secrets."""
-    configured = environ.get("PASSENGER_REVIEW_PASSWORD", "").strip()
-    if not configured and secrets is not None:
-        configured = str(secrets.get("review_password", "") or "").strip()
-    return configured or None
 
 
 def password_matches(given: str, configured: str) -> bool:
@@ -274,9 +242,9 @@ class FeedbackLog:
     """The SQLite file, created with its tables on first use; `write_failure` says why the last write of a
     passenger's turn or feedback failed, until one succeeds again, so the page can tell maintainers."""
 
-    def __init__(self, path: Path | None = None, retention: int | None = None):
-        self.path = path or default_feedback_path()
-        self.retention = retention or retention_days()
+    def __init__(self, path: Path, retention: int = DEFAULT_RETENTION_DAYS):
+        self.path = path
+        self.retention = retention
         self.write_failure = ""
         self._created = False
 

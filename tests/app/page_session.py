@@ -31,4 +31,4 @@ def open_review() -> AppTest:
 def review_script():
     import app
 
-    app.review_page()
+    app.review_page(app.page_settings())

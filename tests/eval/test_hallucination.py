@@ -118,7 +118,10 @@ def test_finds_the_planted_hallucinations_and_clears_the_product(tmp_path, capsy
     output = tmp_path / "out.json"
     with StubEndpoint(planting_reply()) as stub:
         status = hallucination.run(
-            arguments(tmp_path, "--json", str(output), "--report", str(tmp_path / "report")), retrieve, stub.config
+            arguments(tmp_path, "--json", str(output), "--report", str(tmp_path / "report")),
+            retrieve,
+            stub.config,
+            tmp_path,
         )
     assert status == 0
     result = json.loads(output.read_text())
@@ -160,7 +163,7 @@ def test_finds_the_planted_hallucinations_and_clears_the_product(tmp_path, capsy
 def test_malformed_llm_output_is_a_stage_failure_not_a_finding(tmp_path, claims_reply):
     output = tmp_path / "out.json"
     with StubEndpoint(planting_reply(claims_reply)) as stub:
-        status = hallucination.run(arguments(tmp_path, "--json", str(output)), retrieve, stub.config)
+        status = hallucination.run(arguments(tmp_path, "--json", str(output)), retrieve, stub.config, tmp_path)
     assert status == 0
     item = json.loads(output.read_text())["items"][0]
     detection = item["baseline"]["detection"]
@@ -172,17 +175,17 @@ def test_malformed_llm_output_is_a_stage_failure_not_a_finding(tmp_path, claims_
 
 def test_a_second_run_is_served_from_the_cache(tmp_path):
     with StubEndpoint(planting_reply()) as stub:
-        hallucination.run(arguments(tmp_path), retrieve, stub.config)
+        hallucination.run(arguments(tmp_path), retrieve, stub.config, tmp_path)
         first = len(stub.requests)
-        hallucination.run(arguments(tmp_path), retrieve, stub.config)
+        hallucination.run(arguments(tmp_path), retrieve, stub.config, tmp_path)
         assert first > 0 and len(stub.requests) == first
-        hallucination.run(arguments(tmp_path, "--refresh"), retrieve, stub.config)
+        hallucination.run(arguments(tmp_path, "--refresh"), retrieve, stub.config, tmp_path)
         assert len(stub.requests) == 2 * first
 
 
 def test_without_an_endpoint_says_how_to_configure_one_and_still_audits_the_product(tmp_path, capsys):
     output = tmp_path / "out.json"
-    status = hallucination.run(arguments(tmp_path, "--json", str(output)), retrieve, None)
+    status = hallucination.run(arguments(tmp_path, "--json", str(output)), retrieve, None, tmp_path)
     captured = capsys.readouterr()
     assert status == 0
     assert "generative baseline needs an LLM endpoint" in captured.err
@@ -198,7 +201,7 @@ def test_without_an_endpoint_says_how_to_configure_one_and_still_audits_the_prod
 def test_a_product_passage_that_is_not_the_law_fails_the_command(tmp_path):
     real = law_passage("s19")
     forged = Passage(**{**real.to_record(), "heading_path": (), "text": real.text.replace("$400", "$4,000")})
-    status = hallucination.run(arguments(tmp_path), lambda turns, k: answer_with([forged]), None)
+    status = hallucination.run(arguments(tmp_path), lambda turns, k: answer_with([forged]), None, tmp_path)
     assert status == 1
 
 

@@ -12,8 +12,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import httpx
 import pytest
 
+from kb.settings import LLMSettings, Settings
 from query_understanding import NO_WORDS_NOTE, CircuitBreaker, UnderstandingCache, understand
-from query_understanding.llm import LLMConfig
 from query_understanding.prompts import DECOMPOSE_PROMPT, DECONTEXTUALISE_PROMPT
 
 MESSAGE = "Air Canada delayed my Toronto to Paris flight 5 hours for crew issues. What am I owed?"
@@ -67,9 +67,9 @@ class ChatEndpoint:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True).start()
 
-    def config(self, timeout: float = 5.0, retries: int = 0, model: str = "stub-model") -> LLMConfig:
+    def config(self, timeout: float = 5.0, retries: int = 0, model: str = "stub-model") -> LLMSettings:
         port = self.server.server_address[1]
-        return LLMConfig("test-key", f"http://127.0.0.1:{port}/v1", model, timeout, retries)
+        return LLMSettings("test-key", f"http://127.0.0.1:{port}/v1", model, timeout, retries)
 
     def close(self) -> None:
         self.server.shutdown()
@@ -89,7 +89,7 @@ def endpoint():
         started.close()
 
 
-def ask(turns, config: LLMConfig, cache: UnderstandingCache | None = None, breaker: CircuitBreaker | None = None):
+def ask(turns, config: LLMSettings, cache: UnderstandingCache | None = None, breaker: CircuitBreaker | None = None):
     """Each call remembers failures on its own unless handed a breaker, so one test's failure skips nothing else."""
     return understand(turns, config=config, cache=cache, breaker=breaker or CircuitBreaker())
 
@@ -261,18 +261,18 @@ def test_input_without_words_sends_no_request(endpoint):
     assert (result.questions, result.note) == ((), NO_WORDS_NOTE) and stub.requests == []
 
 
-def test_endpoint_from_the_environment(endpoint, monkeypatch):
+def test_endpoint_from_the_environment(endpoint):
     stub = endpoint(lambda body: questions("What is owed for a 5-hour Air Canada delay?"))
-    monkeypatch.setenv("OPENAI_BASE_URL", stub.config().base_url)
-    monkeypatch.setenv("PASSENGER_LLM_MODEL", "env-model")
-    assert understand([MESSAGE], cache=None).path == "llm"
+    environ = {"OPENAI_BASE_URL": stub.config().base_url, "PASSENGER_LLM_MODEL": "env-model"}
+    settings = Settings.from_environment(environ)
+    assert understand([MESSAGE], config=settings.llm, cache=None).path == "llm"
     assert stub.requests[0]["model"] == "env-model"
 
 
-def test_no_endpoint_configured_means_the_built_in_method(monkeypatch):
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    assert understand([MESSAGE]) == understand([MESSAGE], config=None)
+def test_no_endpoint_configured_means_the_built_in_method():
+    settings = Settings.from_environment({})
+    assert settings.llm is None
+    assert understand([MESSAGE], config=settings.llm).path == "offline"
 
 
 def test_mock_transport_handed_to_the_client():
@@ -284,7 +284,7 @@ def test_mock_transport_handed_to_the_client():
         choice = {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
         return httpx.Response(200, json={"id": "c", "object": "chat.completion", "created": 0, "choices": [choice]})
 
-    config = LLMConfig("k", "http://llm.test/v1", "mock-model", 5.0, 0)
+    config = LLMSettings("k", "http://llm.test/v1", "mock-model", 5.0, 0)
     with httpx.Client(transport=httpx.MockTransport(handle)) as client:
         result = understand([MESSAGE], config=config, http_client=client, cache=None)
         again = understand([MESSAGE], config=config, http_client=client, cache=None)

@@ -16,7 +16,6 @@ from retrieval.review_log import (
     FeedbackLog,
     parse_unit_id,
     password_matches,
-    review_password,
 )
 
 DEV_SET = Path("/work/shared/eval/dev.jsonl")
@@ -142,9 +141,5 @@ def test_unit_ids_are_read_as_document_and_unit():
     assert parse_unit_id("a b c") is None
 
 
-def test_the_review_password_comes_from_the_environment_then_secrets():
-    assert review_password({}) is None
-    assert review_password({"PASSENGER_REVIEW_PASSWORD": "  "}, {}) is None
-    assert review_password({}, {"review_password": "from-secrets"}) == "from-secrets"
-    assert review_password({"PASSENGER_REVIEW_PASSWORD": "env"}, {"review_password": "secrets"}) == "env"
+def test_a_password_matches_only_exactly():
     assert password_matches("s3cret", "s3cret") and not password_matches("s3cret ", "s3cret")

@@ -17,12 +17,10 @@ from kb.text import clean_message
 from query_understanding.languages import in_unsupported_language
 from retrieval.conversation import refusal_for
 from retrieval.review_log import (
-    DEFAULT_RETENTION_DAYS,
     MAX_NOTE_CHARS,
     FeedbackLog,
     FeedbackLogError,
     lockout_seconds,
-    retention_days,
 )
 
 PLANTED = (
@@ -120,13 +118,6 @@ def test_turns_older_than_the_retention_period_are_deleted(tmp_path):
         assert db.execute("SELECT COUNT(*) FROM shown WHERE turn_id = ?", (old_id,)).fetchone() == (0,)
         assert db.execute("SELECT COUNT(*) FROM missing_units").fetchone() == (0,)
     assert "an old question" not in stored_text(log)
-
-
-def test_the_retention_period_comes_from_the_environment():
-    assert retention_days({}) == DEFAULT_RETENTION_DAYS == 90
-    assert retention_days({"PASSENGER_RETENTION_DAYS": "30"}) == 30
-    for bad in ("0", "-5", "thirty", "1e9"):
-        assert retention_days({"PASSENGER_RETENTION_DAYS": bad}) == DEFAULT_RETENTION_DAYS
 
 
 def test_the_file_is_readable_by_its_owner_only(log, tmp_path):
