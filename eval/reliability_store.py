@@ -17,7 +17,6 @@ import os
 import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -28,6 +27,7 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
 
+from eval.local_server import free_port
 from eval.reliability import Scenario
 from ingest.__main__ import main as ingest_main
 from ingest.build import WEB_DIR, build_knowledge_base, describe_sources, load_passages, load_question_bank
@@ -369,9 +369,7 @@ def wrong_xml_is_named(_: int) -> None:
 @contextlib.contextmanager
 def chroma_server(data: Path) -> Iterator[str]:
     """A real `chroma run` on a free port of 127.0.0.1; yields its URL once it answers."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     command = [str(Path(sys.executable).with_name("chroma")), "run", "--path", str(data), "--port", str(port)]
     process = subprocess.Popen([*command, "--host", "127.0.0.1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
