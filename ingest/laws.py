@@ -17,9 +17,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from kb.law_xml import FOOTNOTES, consolidation_date, in_force_on, running_text
 from kb.passage import Passage
 
-LIMS = "{http://justice.gc.ca/lims}"
 MAX_PART_CHARS = 1500  # a longer section is indexed in pieces, cut only between subsections
 
 BLOCKS = {
@@ -146,7 +146,7 @@ def label_text(element: ET.Element | None) -> str:
         return ""
     parts = [element.text or ""]
     for child in element:
-        if child.tag not in ("FootnoteRef", "Footnote"):
+        if child.tag not in FOOTNOTES:
             parts.append("".join(child.itertext()))
         parts.append(child.tail or "")
     return squash("".join(parts))
@@ -174,33 +174,19 @@ class InstrumentReader:
     def __init__(self, instrument: Instrument, root: ET.Element):
         self.instrument = instrument
         self.root = root
-        self.current_to = root.get(f"{LIMS}current-date", "9999-12-31")
+        self.current_to = consolidation_date(root)
         self.labels = LABELS[instrument.lang]
 
     # -- what is in force -------------------------------------------------------------------------
 
     def in_force(self, element: ET.Element) -> bool:
-        if element.get("in-force") == "no":
-            return False
-        start = element.get(f"{LIMS}inforce-start-date")
-        return start is None or start <= self.current_to
+        return in_force_on(element, self.current_to)
 
     # -- rendering lines --------------------------------------------------------------------------
 
     def inline(self, element: ET.Element) -> str:
         """Text of a Text-like element, footnote markers left out."""
-        return squash(self.running_text(element))
-
-    def running_text(self, element: ET.Element) -> str:
-        """The element's text as written, spaces at its edges kept: they separate it from the words around it."""
-        parts = [element.text or ""]
-        for child in element:
-            if child.tag == "LineBreak":
-                parts.append(" ")
-            elif child.tag not in ("FootnoteRef", "Footnote") and self.in_force(child):
-                parts.append(self.running_text(child))
-            parts.append(child.tail or "")
-        return "".join(parts)
+        return squash(running_text(element, self.in_force))
 
     def cell(self, entry: ET.Element) -> str:
         """A table cell: its text, or the lines of the blocks it holds (a signature block) side by side."""
