@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from kb.law_xml import FOOTNOTES, consolidation_date, in_force_on, running_text
+from kb.law_xml import consolidation_date, in_force_on, label_text, roman_or_arabic, running_text
 from kb.passage import Passage
 
 MAX_PART_CHARS = 1500  # a longer section is indexed in pieces, cut only between subsections
@@ -35,7 +35,6 @@ LINE_TEXT = {"Text", "TitleText", "Caption", "FormulaText", "FormulaTerm", "Form
              "SignatureName", "SignatureTitle", "title", "Leader"}  # fmt: skip
 
 ADDITIONAL_PROTOCOL = ("additional protocol", "protocole additionnel")
-ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
 ARTICLE = re.compile(r"^Article\s+([0-9]+|[IVXLC]+|premier|Premier)\b")
 SCHEDULE_NUMBER = re.compile(r"^(?:SCHEDULE|ANNEXE)\s+([0-9]+|[IVXLC]+)\b")
 
@@ -128,28 +127,8 @@ def load_law_passages(sources_dir: Path) -> list[Passage]:
     return passages
 
 
-def roman_or_arabic(token: str) -> int:
-    if token.lower() == "premier":
-        return 1
-    if token.isdigit():
-        return int(token)
-    values = [ROMAN[c] for c in token.upper()]
-    return sum(-v if i + 1 < len(values) and values[i + 1] > v else v for i, v in enumerate(values))
-
-
 def squash(text: str) -> str:
     return " ".join(text.split())
-
-
-def label_text(element: ET.Element | None) -> str:
-    if element is None:
-        return ""
-    parts = [element.text or ""]
-    for child in element:
-        if child.tag not in FOOTNOTES:
-            parts.append("".join(child.itertext()))
-        parts.append(child.tail or "")
-    return squash("".join(parts))
 
 
 def section_unit(section: ET.Element) -> str:

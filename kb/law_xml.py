@@ -1,5 +1,6 @@
 """Justice Canada XML, read at the lowest level one way for both the passage builder (`ingest/laws.py`) and the
-verbatim check (`kb/verbatim.py`): which date an element comes into force, and an element's running text.
+verbatim check (`kb/verbatim.py`): which date an element comes into force, an element's running text, a
+label's text and the number a label gives ("IV", "premier").
 
 These are rules of the format, not of how a unit is assembled: each side still decides on its own which
 elements make up a unit and in what order, so a fault in the builder's assembly is still caught.
@@ -12,6 +13,7 @@ from collections.abc import Callable
 
 LIMS = "{http://justice.gc.ca/lims}"
 FOOTNOTES = ("FootnoteRef", "Footnote")
+ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
 
 
 def consolidation_date(root: ET.Element) -> str:
@@ -38,3 +40,25 @@ def running_text(element: ET.Element, keep: Callable[[ET.Element], bool]) -> str
             parts.append(running_text(child, keep))
         parts.append(child.tail or "")
     return "".join(parts)
+
+
+def label_text(label: ET.Element | None) -> str:
+    """A label's words ("19", "(1)", "SCHEDULE VI"), footnote markers left out, spaces squashed."""
+    if label is None:
+        return ""
+    parts = [label.text or ""]
+    for child in label:
+        if child.tag not in FOOTNOTES:
+            parts.append("".join(child.itertext()))
+        parts.append(child.tail or "")
+    return " ".join("".join(parts).split())
+
+
+def roman_or_arabic(token: str) -> int:
+    """The number of "12", "XII" or "premier" (the French first)."""
+    if token.lower() == "premier":
+        return 1
+    if token.isdigit():
+        return int(token)
+    values = [ROMAN[c] for c in token.upper()]
+    return sum(-v if i + 1 < len(values) and values[i + 1] > v else v for i, v in enumerate(values))

@@ -6,13 +6,13 @@ changed. Only spacing and line breaks may differ. The reference text is read her
 saved page, without the passage builders of `ingest/`, so that a fault in a builder cannot hide itself.
 
 What the two sides share are rules of the source formats, never the assembly of a unit: for the XML, when
-an element is in force and how an element's running text is read (`kb/law_xml.py`); for a page, how its
-bytes are decoded, where its main content is, what is page furniture and which headings are list steps
-(`kb/html_page.py`). A fault in a shared rule would be hidden from this check, so each rule has tests of its
-own against text written out by hand (tests/ingest: in force, markup, main content, steps, encodings).
-Which elements make up a unit, in what order, under which headings, and where one unit ends and the next
-begins is decided here and in `ingest/` separately, and that is where a builder fails: words left out,
-glued, repeated or taken from the next unit.
+an element is in force, how an element's running text and a label are read and what number a label gives
+(`kb/law_xml.py`); for a page, how its bytes are decoded, where its main content is, what is page furniture
+and which headings are list steps (`kb/html_page.py`). A fault in a shared rule would be hidden from this
+check, so each rule has tests of its own against text written out by hand (tests/ingest: in force, markup,
+main content, steps, encodings). Which elements make up a unit, in what order, under which headings, and
+where one unit ends and the next begins is decided here and in `ingest/` separately, and that is where a
+builder fails: words left out, glued, repeated or taken from the next unit.
 
 For the law, a unit is a section of the body (its marginal note is the passage's title, not its text), an
 article of a treaty reproduced in a schedule (with the chapter headings just before it), a treaty's preamble,
@@ -36,7 +36,7 @@ from pathlib import Path
 from bs4 import BeautifulSoup, NavigableString, Tag
 
 from kb.html_page import decode_page, is_not_content, is_step_heading, main_content
-from kb.law_xml import consolidation_date, in_force_on, running_text
+from kb.law_xml import consolidation_date, in_force_on, label_text, roman_or_arabic, running_text
 from kb.passage import Passage
 
 # Annotations printed beside the law, not part of it.
@@ -50,7 +50,6 @@ INLINE = frozenset({
 ARTICLE_HEADING = re.compile(r"^Article\s+([0-9]+|[IVXLC]+|premier|Premier)\b")
 SCHEDULE_LABEL = re.compile(r"^(?:SCHEDULE|ANNEXE)\s+([0-9]+|[IVXLC]+)\b")
 ADDITIONAL_PROTOCOL = ("additional protocol", "protocole additionnel")
-ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
 
 _WHITESPACE = re.compile(r"\s+")
 
@@ -181,18 +180,6 @@ class LawReader:
                 yield from self.pieces(child, path=path)
 
     @staticmethod
-    def running_label(label: ET.Element | None) -> str:
-        """A label's text, footnote markers left out."""
-        if label is None:
-            return ""
-        parts = [label.text or ""]
-        for child in label:
-            if child.tag not in ANNOTATIONS:
-                parts.append("".join(child.itertext()))
-            parts.append(child.tail or "")
-        return " ".join("".join(parts).split())
-
-    @staticmethod
     def runs_on(element: ET.Element) -> bool:
         has_text = (element.text or "").strip() or any((child.tail or "").strip() for child in element)
         return bool(has_text) or any(child.tag in INLINE for child in element)
@@ -266,17 +253,8 @@ def _heading_text(group: ET.Element) -> str:
 def section_id(section: ET.Element) -> str:
     """ "s19", "s18.1"; a label naming a range ("11 to 13") gives "s11-13"."""
     label = section.find("Label")
-    text = LawReader.running_label(label)
+    text = label_text(label)
     return "s" + re.sub(r"\s+", "", re.sub(r"\s+(?:to|à)\s+", "-", text))
-
-
-def roman_or_arabic(token: str) -> int:
-    if token.lower() == "premier":
-        return 1
-    if token.isdigit():
-        return int(token)
-    values = [ROMAN[c] for c in token.upper()]
-    return sum(-v if i + 1 < len(values) and values[i + 1] > v else v for i, v in enumerate(values))
 
 
 # -- guide pages, read from the saved HTML -------------------------------------------------------------------
