@@ -8,6 +8,7 @@ import socket
 import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Self
 
 Respond = Callable[[BaseHTTPRequestHandler], None]
 
@@ -57,7 +58,7 @@ class LocalServer(ThreadingHTTPServer):
     def url(self, path: str = "") -> str:
         return f"http://127.0.0.1:{self.port}{path}"
 
-    def __enter__(self) -> LocalServer:
+    def __enter__(self) -> Self:
         threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
         return self
 

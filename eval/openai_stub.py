@@ -15,15 +15,15 @@ from query_understanding.llm import LLMConfig
 Reply = Callable[[str, str], "str | tuple[str, str]"]
 
 
-class StubEndpoint:
+class StubEndpoint(LocalServer):
     """Answers POST /v1/chat/completions with `reply`; keeps every (system, user) pair it was sent, and the
     model each request named."""
 
     def __init__(self, reply: Reply):
+        super().__init__(self.answer)
         self.reply = reply
         self.requests: list[tuple[str, str]] = []
         self.models: list[str] = []
-        self.server = LocalServer(self.answer)
 
     def answer(self, request: BaseHTTPRequestHandler) -> None:
         body = json.loads(request.rfile.read(int(request.headers["Content-Length"])))
@@ -44,16 +44,9 @@ class StubEndpoint:
         }
         send(request, 200, json.dumps(payload).encode(), "application/json")
 
-    def __enter__(self) -> StubEndpoint:
-        self.server.__enter__()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.server.__exit__(*exc)
-
     @property
     def config(self) -> LLMConfig:
-        environ = {"OPENAI_BASE_URL": self.server.url("/v1"), "PASSENGER_LLM_MODEL": "stub-model"}
+        environ = {"OPENAI_BASE_URL": self.url("/v1"), "PASSENGER_LLM_MODEL": "stub-model"}
         return LLMConfig.from_env({**environ, "PASSENGER_LLM_RETRIES": "0", "PASSENGER_LLM_TIMEOUT": "10"})
 
 

@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from eval.local_server import LocalServer, free_port, send
+from eval.reliability_store import save_example_pages
 from ingest.crawl import AGENT, CrawlError, NoNetworkError, SkipReason, crawl
 from ingest.laws import SourceError
 from ingest.scope import page_key
@@ -41,12 +42,12 @@ SLOW = {"/en/guides/slow"}
 SEED_PATHS = ("/en/guides", "/fr/guides/plainte")
 
 
-class Site:
+class Site(LocalServer):
     """The fixture pages, plus redirects, a failing path and a slow one, served on 127.0.0.1; records every request."""
 
     def __init__(self) -> None:
+        super().__init__(self.respond)
         self.requests: list[tuple[str, str]] = []
-        self.server = LocalServer(self.respond)
 
     def respond(self, request: BaseHTTPRequestHandler) -> None:
         path = urlsplit(request.path).path
@@ -62,20 +63,6 @@ class Site:
             send(request, 200, (FIXTURES / name).read_bytes(), content_type)
         else:
             send(request, 404, b"<h1>Not found</h1>", "text/html")
-
-    def __enter__(self) -> Site:
-        self.server.__enter__()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.server.__exit__(*exc)
-
-    @property
-    def port(self) -> int:
-        return self.server.port
-
-    def url(self, path: str) -> str:
-        return self.server.url(path)
 
     def seeds(self) -> list[str]:
         return [self.url(path) for path in SEED_PATHS]
@@ -345,16 +332,8 @@ def test_no_snapshot_means_no_guide_passages(tmp_path):
 
 
 def saved_pages(tmp_path: Path, pages: dict[str, bytes]) -> Path:
-    """A snapshot with these files under example.org, listed in its manifest as a crawl would list them."""
     web = tmp_path / "web"
-    (web / "example.org").mkdir(parents=True)
-    entries = []
-    for name, content in pages.items():
-        (web / "example.org" / name).write_bytes(content)
-        url = f"https://example.org/{name}"
-        entries.append({"url": url, "canonical_url": url, "title": name, "file": f"example.org/{name}",
-                        "retrieved": "2026-01-01T00:00:00+00:00", "terms": TERMS_NOTE})  # fmt: skip
-    (web / "manifest.json").write_text(json.dumps({"pages": entries}), encoding="utf-8")
+    save_example_pages(web, pages)
     return web
 
 
