@@ -2,7 +2,7 @@
 
 A passage is the lines of one section, each line the text of one block of the page (a paragraph, a list
 item, a table cell), so the unit-complete check (`kb.verbatim`) holds against the saved file. Navigation,
-headers, footers, asides, cookie banners, skip links and scripts are left out. Steps stay together:
+headers, footers, asides, cookie banners, skip links and scripts are left out (`kb.html_page`). Steps stay together:
 headings inside an ordered list, or headings such as "Step 1" / "Étape 1", do not start a new passage,
 because a step makes sense only with the others.
 

@@ -75,6 +75,7 @@ def _is_control(char: str) -> bool:
 
 
 def main_content(soup: BeautifulSoup) -> Tag:
+    """The page's <main>, else its role="main" element, its <article>, its body, or the whole document."""
     return soup.find("main") or soup.find(attrs={"role": "main"}) or soup.find("article") or soup.body or soup
 
 
