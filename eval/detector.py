@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 
 from eval.chat import Chat
 from eval.claim_audit import ClaimVerdict, Evidence, audit_claims
@@ -45,11 +45,13 @@ class Finding:
         return self.method in DETERMINISTIC_METHODS
 
 
-@dataclass
+@dataclass(frozen=True)
 class Detection:
-    findings: list[Finding]
-    claims: list[ClaimVerdict] = field(default_factory=list)
-    stage_failures: list[dict] = field(default_factory=list)
+    """What the detector found in one answer, the claims it checked, and the stages that could not run."""
+
+    findings: tuple[Finding, ...]
+    claims: tuple[ClaimVerdict, ...] = ()
+    stage_failures: tuple[dict, ...] = ()
     llm_ran: bool = False
 
     def flagged(self, methods: str = "combined") -> bool:
@@ -61,22 +63,22 @@ class Detection:
             return [finding for finding in self.findings if finding.deterministic]
         if methods == "llm":
             return [finding for finding in self.findings if not finding.deterministic]
-        return self.findings
+        return list(self.findings)
 
     def to_record(self) -> dict:
         return {
             "findings": [asdict(finding) for finding in self.findings],
             "claims": [claim.to_record() for claim in self.claims],
-            "stage_failures": self.stage_failures,
+            "stage_failures": list(self.stage_failures),
             "llm_ran": self.llm_ran,
         }
 
     @classmethod
     def from_record(cls, record: dict) -> Detection:
         return cls(
-            findings=[Finding(**finding) for finding in record["findings"]],
-            claims=[ClaimVerdict(**claim) for claim in record["claims"]],
-            stage_failures=record["stage_failures"],
+            findings=tuple(Finding(**finding) for finding in record["findings"]),
+            claims=tuple(ClaimVerdict(**claim) for claim in record["claims"]),
+            stage_failures=tuple(record["stage_failures"]),
             llm_ran=record["llm_ran"],
         )
 
@@ -117,14 +119,14 @@ def detect(
             )
         )
     if chat is None:
-        return Detection(findings)
+        return Detection(tuple(findings))
     claims, failures = audit_claims(chat, answer, [*evidence, *wider], turns)
     for claim in claims:
         if claim.unsupported and claim.severity is not None and claim.severity >= KEPT_SEVERITY:
             start, end = _locate(claim.span, answer)
             findings.append(Finding("llm", claim.verdict, claim.span, start, end, claim.severity, claim.justification))
-    stage_failures = [{"stage": failure.stage, "reason": failure.reason} for failure in failures]
-    return Detection(findings, claims, stage_failures, llm_ran=True)
+    stage_failures = tuple({"stage": failure.stage, "reason": failure.reason} for failure in failures)
+    return Detection(tuple(findings), tuple(claims), stage_failures, llm_ran=True)
 
 
 def _locate(span: str, answer: str) -> tuple[int | None, int | None]:

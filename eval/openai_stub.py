@@ -2,73 +2,51 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import threading
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
+from eval.local_server import LocalServer, free_port, send
 from kb.settings import LLMSettings
 
 # reply(system, user) -> content, or (content, finish_reason)
 Reply = Callable[[str, str], "str | tuple[str, str]"]
 
 
-class StubEndpoint:
-    """Answers POST /v1/chat/completions with `reply`; keeps every (system, user) pair it was sent."""
+class StubEndpoint(LocalServer):
+    """Answers POST /v1/chat/completions with `reply`; keeps every (system, user) pair it was sent, and the
+    model each request named."""
 
     def __init__(self, reply: Reply):
+        super().__init__(self.answer)
         self.reply = reply
         self.requests: list[tuple[str, str]] = []
-        stub = self
+        self.models: list[str] = []
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                messages = {message["role"]: message["content"] for message in body["messages"]}
-                stub.requests.append((messages.get("system", ""), messages.get("user", "")))
-                reply = stub.reply(messages.get("system", ""), messages.get("user", ""))
-                content, finish_reason = reply if isinstance(reply, tuple) else (reply, "stop")
-                payload = json.dumps(
-                    {
-                        "id": "stub",
-                        "object": "chat.completion",
-                        "created": 0,
-                        "model": body["model"],
-                        "choices": [
-                            {
-                                "index": 0,
-                                "message": {"role": "assistant", "content": content},
-                                "finish_reason": finish_reason,
-                            }
-                        ],
-                        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-                    }
-                ).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-
-    def __enter__(self) -> StubEndpoint:
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+    def answer(self, request: BaseHTTPRequestHandler) -> None:
+        body = json.loads(request.rfile.read(int(request.headers["Content-Length"])))
+        messages = {message["role"]: message["content"] for message in body["messages"]}
+        system, user = messages.get("system", ""), messages.get("user", "")
+        self.requests.append((system, user))
+        self.models.append(body["model"])
+        reply = self.reply(system, user)
+        content, finish_reason = reply if isinstance(reply, tuple) else (reply, "stop")
+        choice = {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish_reason}
+        payload = {
+            "id": "stub",
+            "object": "chat.completion",
+            "created": 0,
+            "model": body["model"],
+            "choices": [choice],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        }
+        send(request, 200, json.dumps(payload).encode(), "application/json")
 
     @property
     def config(self) -> LLMSettings:
-        port = self.server.server_address[1]
-        environ = {"OPENAI_BASE_URL": f"http://127.0.0.1:{port}/v1", "PASSENGER_LLM_MODEL": "stub-model"}
+        environ = {"OPENAI_BASE_URL": self.url("/v1"), "PASSENGER_LLM_MODEL": "stub-model"}
         return LLMSettings.from_environment({**environ, "PASSENGER_LLM_RETRIES": "0", "PASSENGER_LLM_TIMEOUT": "10"})
 
 
@@ -89,68 +67,48 @@ class FaultyEndpoint:
         self.fault = fault
         self.requests = 0
         self.stopping = threading.Event()
-        endpoint = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                endpoint.requests += 1
-                with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the client stopped reading
-                    endpoint.misbehave(self)
-
-            def log_message(self, *args):
-                pass
-
         self.drip_seconds = drip_seconds
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self.server.server_address[1]
-        if fault == "refused":
-            self.server.server_close()  # the port was just free, and nothing listens on it now
+        self.server = None if fault == "refused" else LocalServer(self.misbehave)
+        self.port = free_port() if self.server is None else self.server.port
 
-    def misbehave(self, handler: BaseHTTPRequestHandler) -> None:
+    def misbehave(self, request: BaseHTTPRequestHandler) -> None:
+        request.rfile.read(int(request.headers.get("Content-Length", 0)))
+        self.requests += 1
         if self.fault == "hanging":
             self.stopping.wait()
-            return
-        if self.fault == "500":
+        elif self.fault == "500":
             body = b'{"error": {"message": "server trouble", "type": "server_error"}}'
-            handler.send_response(500)
-            handler.send_header("Content-Type", "application/json")
-            handler.send_header("Content-Length", str(len(body)))
-            handler.end_headers()
-            handler.wfile.write(body)
-            return
-        handler.send_response(200)
-        handler.send_header("Content-Type", "application/json")
-        if self.fault == "garbage":
-            body = os.urandom(2048)
-            handler.send_header("Content-Length", str(len(body)))
-            handler.end_headers()
-            handler.wfile.write(body)
+            send(request, 500, body, "application/json")
+        elif self.fault == "garbage":
+            send(request, 200, os.urandom(2048), "application/json")
         elif self.fault == "oversized":
-            handler.end_headers()  # no length: the client can only find out by reading
+            request.send_response(200)
+            request.send_header("Content-Type", "application/json")
+            request.end_headers()  # no length: the client can only find out by reading
             piece = b'{"questions": ["' + b"How much is owed? " * 4000 + b'"]}\n'
             for _ in range(19 * 1024 * 1024 // len(piece)):
-                handler.wfile.write(piece)
+                request.wfile.write(piece)
         elif self.fault == "dripping":
             body = b'{"id": "drip", "object": "chat.completion", "choices": []}'
-            handler.send_header("Content-Length", str(len(body)))
-            handler.end_headers()
+            request.send_response(200)
+            request.send_header("Content-Type", "application/json")
+            request.send_header("Content-Length", str(len(body)))
+            request.end_headers()
             for byte in body:
                 if self.stopping.wait(self.drip_seconds):
                     return
-                handler.wfile.write(bytes([byte]))
-                handler.wfile.flush()
+                request.wfile.write(bytes([byte]))
+                request.wfile.flush()
 
     def __enter__(self) -> FaultyEndpoint:
-        if self.fault != "refused":
-            threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True).start()
+        if self.server is not None:
+            self.server.__enter__()
         return self
 
     def __exit__(self, *exc) -> None:
         self.stopping.set()
-        if self.fault != "refused":
-            self.server.shutdown()
-            self.server.server_close()
+        if self.server is not None:
+            self.server.__exit__(*exc)
 
     def config(self, timeout: float = 2.0, retries: int = 1, cooldown: float = 60.0) -> LLMSettings:
         return LLMSettings("test-key", f"http://127.0.0.1:{self.port}/v1", "stub-model", timeout, retries, cooldown)

@@ -16,7 +16,6 @@ import json
 import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,9 +26,11 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
 
+from eval.local_server import free_port
 from eval.reliability import Scenario
 from ingest.__main__ import main as ingest_main
 from ingest.build import WEB_DIR, build_knowledge_base, describe_sources, load_passages, load_question_bank
+from ingest.snapshot import SavedPage, write_manifest
 from ingest.web_pages import MalformedPageWarning
 from kb.embeddings import embed_query
 from kb.passage import index_text
@@ -285,18 +286,22 @@ def hostile_pages(trial: int) -> dict[str, bytes]:
     }
 
 
-def sources_with_pages(root: Path, pages: dict[str, bytes]) -> Path:
-    sources = root / "sources"
-    shutil.copytree(SOURCES_DIR, sources)
-    web = sources / WEB_DIR
+def save_example_pages(web: Path, pages: dict[str, bytes]) -> None:
+    """These files saved under example.org in the snapshot directory `web`, listed in its manifest as a crawl
+    lists them."""
     (web / "example.org").mkdir(parents=True)
-    entries = []
+    saved = []
     for name, content in pages.items():
         (web / "example.org" / name).write_bytes(content)
         url = f"https://example.org/{name}"
-        entries.append({"url": url, "canonical_url": url, "title": name, "file": f"example.org/{name}",
-                        "retrieved": "2026-01-01"})  # fmt: skip
-    (web / "manifest.json").write_text(json.dumps({"pages": entries}), encoding="utf-8")
+        saved.append(SavedPage(url, url, name, f"example.org/{name}", "2026-01-01T00:00:00+00:00"))
+    write_manifest(web, saved)
+
+
+def sources_with_pages(root: Path, pages: dict[str, bytes]) -> Path:
+    sources = root / "sources"
+    shutil.copytree(SOURCES_DIR, sources)
+    save_example_pages(sources / WEB_DIR, pages)
     return sources
 
 
@@ -369,9 +374,7 @@ def wrong_xml_is_named(_: int) -> None:
 @contextlib.contextmanager
 def chroma_server(data: Path) -> Iterator[str]:
     """A real `chroma run` on a free port of 127.0.0.1; yields its URL once it answers."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     command = [str(Path(sys.executable).with_name("chroma")), "run", "--path", str(data), "--port", str(port)]
     process = subprocess.Popen([*command, "--host", "127.0.0.1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"

@@ -17,10 +17,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from kb.law_xml import consolidation_date, in_force_on, label_text, roman_or_arabic, running_text
 from kb.passage import Passage
 from kb.text import squash_spaces
 
-LIMS = "{http://justice.gc.ca/lims}"
 MAX_PART_CHARS = 1500  # a longer section is indexed in pieces, cut only between subsections
 
 BLOCKS = {
@@ -36,7 +36,6 @@ LINE_TEXT = {"Text", "TitleText", "Caption", "FormulaText", "FormulaTerm", "Form
              "SignatureName", "SignatureTitle", "title", "Leader"}  # fmt: skip
 
 ADDITIONAL_PROTOCOL = ("additional protocol", "protocole additionnel")
-ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
 ARTICLE = re.compile(r"^Article\s+([0-9]+|[IVXLC]+|premier|Premier)\b")
 SCHEDULE_NUMBER = re.compile(r"^(?:SCHEDULE|ANNEXE)\s+([0-9]+|[IVXLC]+)\b")
 
@@ -129,24 +128,6 @@ def load_law_passages(sources_dir: Path) -> list[Passage]:
     return passages
 
 
-def roman_or_arabic(token: str) -> int:
-    if token.lower() == "premier":
-        return 1
-    if token.isdigit():
-        return int(token)
-    values = [ROMAN[c] for c in token.upper()]
-    return sum(-v if i + 1 < len(values) and values[i + 1] > v else v for i, v in enumerate(values))
-
-
-def label_text(element: ET.Element | None) -> str:
-    if element is None:
-        return ""
-    parts = [element.text or ""]
-    for child in element:
-        if child.tag not in ("FootnoteRef", "Footnote"):
-            parts.append("".join(child.itertext()))
-        parts.append(child.tail or "")
-    return squash_spaces("".join(parts))
 
 
 def section_unit(section: ET.Element) -> str:
@@ -171,33 +152,19 @@ class InstrumentReader:
     def __init__(self, instrument: Instrument, root: ET.Element):
         self.instrument = instrument
         self.root = root
-        self.current_to = root.get(f"{LIMS}current-date", "9999-12-31")
+        self.current_to = consolidation_date(root)
         self.labels = LABELS[instrument.lang]
 
     # -- what is in force -------------------------------------------------------------------------
 
     def in_force(self, element: ET.Element) -> bool:
-        if element.get("in-force") == "no":
-            return False
-        start = element.get(f"{LIMS}inforce-start-date")
-        return start is None or start <= self.current_to
+        return in_force_on(element, self.current_to)
 
     # -- rendering lines --------------------------------------------------------------------------
 
     def inline(self, element: ET.Element) -> str:
         """Text of a Text-like element, footnote markers left out."""
-        return squash_spaces(self.running_text(element))
-
-    def running_text(self, element: ET.Element) -> str:
-        """The element's text as written, spaces at its edges kept: they separate it from the words around it."""
-        parts = [element.text or ""]
-        for child in element:
-            if child.tag == "LineBreak":
-                parts.append(" ")
-            elif child.tag not in ("FootnoteRef", "Footnote") and self.in_force(child):
-                parts.append(self.running_text(child))
-            parts.append(child.tail or "")
-        return "".join(parts)
+        return squash_spaces(running_text(element, self.in_force))
 
     def cell(self, entry: ET.Element) -> str:
         """A table cell: its text, or the lines of the blocks it holds (a signature block) side by side."""

@@ -2,7 +2,7 @@
 
 A passage is the lines of one section, each line the text of one block of the page (a paragraph, a list
 item, a table cell), so the unit-complete check (`kb.verbatim`) holds against the saved file. Navigation,
-headers, footers, asides, cookie banners, skip links and scripts are left out. Steps stay together:
+headers, footers, asides, cookie banners, skip links and scripts are left out (`kb.html_page`). Steps stay together:
 headings inside an ordered list, or headings such as "Step 1" / "Étape 1", do not start a new passage,
 because a step makes sense only with the others.
 
@@ -28,7 +28,7 @@ from langchain_text_splitters import HTMLSectionSplitter
 from lxml import etree
 
 from ingest.snapshot import MANIFEST, SavedPage, read_manifest
-from kb.html_page import NotAnHtmlPage, decode_page
+from kb.html_page import NotAnHtmlPage, decode_page, is_not_content, is_step_heading, main_content
 from kb.passage import Passage
 from kb.text import detect_language, squash_spaces
 
@@ -38,17 +38,7 @@ BLOCKS = frozenset({
     "figcaption", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "li", "main", "ol", "p", "pre",
     "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
 })  # fmt: skip
-BOILERPLATE_TAGS = frozenset({
-    "aside", "button", "dialog", "footer", "form", "head", "iframe", "nav", "noscript", "script", "select",
-    "style", "svg", "template",
-})  # fmt: skip
-BOILERPLATE_ROLES = frozenset(
-    {"alertdialog", "banner", "complementary", "contentinfo", "dialog", "navigation", "search"}
-)
-BOILERPLATE_MARKS = ("cookie", "consent", "skip-link", "skiplink", "skip-to")  # in an id or class
-SKIP_LINK_TEXT = ("skip to", "passer au", "aller au")
 _SPACES = re.compile(r"\s+")
-STEP_HEADING = re.compile(r"^\s*(step|étape)\s*\d+", re.IGNORECASE)
 
 
 class MalformedPageWarning(UserWarning):
@@ -87,7 +77,7 @@ def page_passages(page: SavedPage, html: bytes, source: str) -> list[Passage]:
     soup = BeautifulSoup(decode_page(html), "html.parser")
     if soup.find() is None:
         raise MalformedPage("no HTML elements")
-    main = _main_content(soup)
+    main = main_content(soup)
     lang = _language(soup, main)
     sections = _split_sections(main)
     instrument = page.title or page.url
@@ -132,7 +122,7 @@ def _split_sections(main: Tag) -> list[_Section]:
     headings = [
         (int(h.name[1]), squash_spaces(h.get_text(" ")), _anchor(h))
         for h in main.find_all(SPLIT_HEADINGS)
-        if not _is_step(h) and not any(_is_boilerplate(tag) for tag in (h, *h.parents))
+        if not is_step_heading(h) and not any(is_not_content(tag) for tag in (h, *h.parents))
     ]
     html = _plain_html(main)
     splitter = HTMLSectionSplitter(headers_to_split_on=[(name, name) for name in SPLIT_HEADINGS])
@@ -163,7 +153,7 @@ def _split_sections(main: Tag) -> list[_Section]:
 def _plain_html(main: Tag) -> str:
     """`main` as a flat document: h1–h3 headings and lines of plain text, one line per block, nothing else."""
     for tag in main.find_all(True):
-        if not tag.decomposed and _is_boilerplate(tag):
+        if not tag.decomposed and is_not_content(tag):
             tag.decompose()
     for string in list(main.descendants):
         if not isinstance(string, NavigableString):
@@ -172,7 +162,7 @@ def _plain_html(main: Tag) -> str:
             string.replace_with(_SPACES.sub(" ", string))
         else:  # comments, CDATA, declarations: nothing a reader sees
             string.extract()
-    headings = {id(tag) for tag in main.find_all(SPLIT_HEADINGS) if not _is_step(tag)}
+    headings = {id(tag) for tag in main.find_all(SPLIT_HEADINGS) if not is_step_heading(tag)}
     inline = []
     for tag in main.find_all(True):
         if tag.name in BLOCKS:
@@ -186,27 +176,6 @@ def _plain_html(main: Tag) -> str:
         tag.unwrap()
     main.smooth()
     return f"<html><body>{main.decode_contents()}</body></html>"
-
-
-def _main_content(soup: BeautifulSoup) -> Tag:
-    return soup.find("main") or soup.find(attrs={"role": "main"}) or soup.find("article") or soup.body or soup
-
-
-def _is_boilerplate(tag: Tag) -> bool:
-    if tag.name in BOILERPLATE_TAGS:
-        return True
-    if tag.name == "header" and tag.find_parent(["main", "article"]) is None:
-        return True
-    if tag.get("role") in BOILERPLATE_ROLES or tag.has_attr("hidden") or tag.get("aria-hidden") == "true":
-        return True
-    marks = " ".join([tag.get("id") or "", *(tag.get("class") or [])]).lower()
-    if any(mark in marks for mark in BOILERPLATE_MARKS):
-        return True
-    return tag.name == "a" and tag.get_text(" ").strip().lower().startswith(SKIP_LINK_TEXT)
-
-
-def _is_step(heading: Tag) -> bool:
-    return heading.find_parent("ol") is not None or bool(STEP_HEADING.match(heading.get_text(" ")))
 
 
 def _anchor(heading: Tag) -> str:

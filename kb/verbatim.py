@@ -5,6 +5,15 @@ shipped source: nothing left out, nothing added from another unit, no two words 
 changed. Only spacing and line breaks may differ. The reference text is read here, from the XML or the
 saved page, without the passage builders of `ingest/`, so that a fault in a builder cannot hide itself.
 
+What the two sides share are rules of the source formats, never the assembly of a unit: for the XML, when
+an element is in force, how an element's running text and a label are read and what number a label gives
+(`kb/law_xml.py`); for a page, how its bytes are decoded, where its main content is, what is page furniture
+and which headings are list steps (`kb/html_page.py`). A fault in a shared rule would be hidden from this
+check, so each rule has tests of its own against text written out by hand (tests/ingest: in force, markup,
+main content, steps, encodings). Which elements make up a unit, in what order, under which headings, and
+where one unit ends and the next begins is decided here and in `ingest/` separately, and that is where a
+builder fails: words left out, glued, repeated or taken from the next unit.
+
 For the law, a unit is a section of the body (its marginal note is the passage's title, not its text), an
 article of a treaty reproduced in a schedule (with the chapter headings just before it), a treaty's preamble,
 final clauses or additional protocol, any other schedule, the enacting text, or the related provisions. Its
@@ -26,11 +35,11 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup, NavigableString, Tag
 
-from kb.html_page import decode_page
+from kb.html_page import decode_page, is_not_content, is_step_heading, main_content
+from kb.law_xml import consolidation_date, in_force_on, label_text, roman_or_arabic, running_text
 from kb.passage import Passage
 from kb.text import squash_spaces
 
-LIMS = "{http://justice.gc.ca/lims}"
 # Annotations printed beside the law, not part of it.
 ANNOTATIONS = frozenset({"Footnote", "FootnoteRef", "HistoricalNote", "RecentAmendments"})
 # Elements that run on inside a sentence; any other element starts a new piece of text.
@@ -42,7 +51,6 @@ INLINE = frozenset({
 ARTICLE_HEADING = re.compile(r"^Article\s+([0-9]+|[IVXLC]+|premier|Premier)\b")
 SCHEDULE_LABEL = re.compile(r"^(?:SCHEDULE|ANNEXE)\s+([0-9]+|[IVXLC]+)\b")
 ADDITIONAL_PROTOCOL = ("additional protocol", "protocole additionnel")
-ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
 
 
 @dataclass(frozen=True)
@@ -140,13 +148,12 @@ class LawReader:
 
     def __init__(self, root: ET.Element):
         self.root = root
-        self.current_to = root.get(f"{LIMS}current-date", "9999-12-31")
+        self.current_to = consolidation_date(root)
 
     def in_force(self, element: ET.Element) -> bool:
-        if element.tag in ANNOTATIONS or element.get("in-force") == "no":
+        if element.tag in ANNOTATIONS:
             return False
-        start = element.get(f"{LIMS}inforce-start-date")
-        return (start is None or start <= self.current_to) and not self.repealed(element)
+        return in_force_on(element, self.current_to) and not self.repealed(element)
 
     @staticmethod
     def repealed(element: ET.Element) -> bool:
@@ -165,38 +172,16 @@ class LawReader:
             return
         path = (*path, element)
         if self.runs_on(element):
-            yield path, self.running_text(element)
+            yield path, running_text(element, self.in_force)
             return
         for child in element:
             if child.tag not in skip:
                 yield from self.pieces(child, path=path)
 
     @staticmethod
-    def running_label(label: ET.Element | None) -> str:
-        """A label's text, footnote markers left out."""
-        if label is None:
-            return ""
-        parts = [label.text or ""]
-        for child in label:
-            if child.tag not in ANNOTATIONS:
-                parts.append("".join(child.itertext()))
-            parts.append(child.tail or "")
-        return squash_spaces("".join(parts))
-
-    @staticmethod
     def runs_on(element: ET.Element) -> bool:
         has_text = (element.text or "").strip() or any((child.tail or "").strip() for child in element)
         return bool(has_text) or any(child.tag in INLINE for child in element)
-
-    def running_text(self, element: ET.Element) -> str:
-        parts = [element.text or ""]
-        for child in element:
-            if child.tag == "LineBreak":
-                parts.append(" ")
-            elif child.tag not in ("FootnoteRef", "Footnote") and self.in_force(child):
-                parts.append(self.running_text(child))
-            parts.append(child.tail or "")
-        return "".join(parts)
 
     def text(self, element: ET.Element, skip: frozenset[str] = frozenset()) -> str:
         return "\n".join(text for _, text in self.pieces(element, skip))
@@ -267,17 +252,8 @@ def _heading_text(group: ET.Element) -> str:
 def section_id(section: ET.Element) -> str:
     """ "s19", "s18.1"; a label naming a range ("11 to 13") gives "s11-13"."""
     label = section.find("Label")
-    text = LawReader.running_label(label)
+    text = label_text(label)
     return "s" + re.sub(r"\s+", "", re.sub(r"\s+(?:to|à)\s+", "-", text))
-
-
-def roman_or_arabic(token: str) -> int:
-    if token.lower() == "premier":
-        return 1
-    if token.isdigit():
-        return int(token)
-    values = [ROMAN[c] for c in token.upper()]
-    return sum(-v if i + 1 < len(values) and values[i + 1] > v else v for i, v in enumerate(values))
 
 
 # -- guide pages, read from the saved HTML -------------------------------------------------------------------
@@ -288,16 +264,6 @@ HTML_BLOCKS = frozenset({
     "figcaption", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "ol", "p", "pre",
     "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
 })  # fmt: skip
-NOT_CONTENT_TAGS = frozenset({
-    "aside", "button", "dialog", "footer", "form", "head", "iframe", "nav", "noscript", "script", "select",
-    "style", "svg", "template",
-})  # fmt: skip
-NOT_CONTENT_ROLES = frozenset(
-    {"alertdialog", "banner", "complementary", "contentinfo", "dialog", "navigation", "search"}
-)
-NOT_CONTENT_MARKS = ("cookie", "consent", "skip-link", "skiplink", "skip-to")
-SKIP_LINKS = ("skip to", "passer au", "aller au")
-STEP = re.compile(r"^\s*(step|étape)\s*\d+", re.IGNORECASE)
 
 
 def guide_references(path: Path, passage: Passage) -> list[str]:
@@ -317,7 +283,7 @@ def _chain(passage: Passage) -> tuple[str, ...]:
 def page_sections(path: Path) -> tuple[tuple[tuple[str, ...], str], ...]:
     """(headings, text) for each h1–h3 section of a saved page's main content (the heading is the title)."""
     soup = BeautifulSoup(decode_page(path.read_bytes()), "html.parser")
-    main = soup.find("main") or soup.find(attrs={"role": "main"}) or soup.find("article") or soup.body or soup
+    main = main_content(soup)
     sections: list[tuple[tuple[str, ...], list[str]]] = [((), [])]
     open_headings: list[tuple[int, str]] = []
     stack: list[Tag | NavigableString | None] = [main]  # None ends a block: a word boundary
@@ -327,8 +293,8 @@ def page_sections(path: Path) -> tuple[tuple[tuple[str, ...], str], ...]:
             sections[-1][1].append("\n")
         elif type(node) is NavigableString:  # text, not a comment, declaration or script
             sections[-1][1].append(str(node))
-        elif isinstance(node, Tag) and not _not_content(node):
-            if node.name in SECTION_HEADINGS and not _is_step(node):
+        elif isinstance(node, Tag) and not is_not_content(node):
+            if node.name in SECTION_HEADINGS and not is_step_heading(node):
                 level, title = int(node.name[1]), squash_spaces(node.get_text(" "))
                 open_headings = [(lv, text) for lv, text in open_headings if lv < level] + [(level, title)]
                 sections.append((tuple(text for _, text in open_headings), []))
@@ -338,23 +304,6 @@ def page_sections(path: Path) -> tuple[tuple[tuple[str, ...], str], ...]:
             stack.extend(reversed(list(node.children)))
             stack.extend([None] if block else [])
     return tuple((headings, "".join(pieces)) for headings, pieces in sections if "".join(pieces).split())
-
-
-def _not_content(tag: Tag) -> bool:
-    if tag.name in NOT_CONTENT_TAGS or tag.has_attr("hidden") or tag.get("aria-hidden") == "true":
-        return True
-    if tag.name == "header" and tag.find_parent(["main", "article"]) is None:
-        return True
-    if tag.get("role") in NOT_CONTENT_ROLES:
-        return True
-    marks = " ".join([tag.get("id") or "", *(tag.get("class") or [])]).lower()
-    if any(mark in marks for mark in NOT_CONTENT_MARKS):
-        return True
-    return tag.name == "a" and tag.get_text(" ").strip().lower().startswith(SKIP_LINKS)
-
-
-def _is_step(heading: Tag) -> bool:
-    return heading.find_parent("ol") is not None or bool(STEP.match(heading.get_text(" ")))
 
 
 # -- records outside the knowledge base ---------------------------------------------------------------------

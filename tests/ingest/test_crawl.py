@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import json
 import random
-import socket
-import threading
 import time
-from contextlib import contextmanager
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
 import pytest
 
+from eval.local_server import LocalServer, free_port, send
+from eval.reliability_store import save_example_pages
 from ingest.crawl import AGENT, CrawlError, NoNetworkError, SkipReason, crawl
 from ingest.laws import SourceError
 from ingest.scope import page_key
@@ -43,47 +42,27 @@ SLOW = {"/en/guides/slow"}
 SEED_PATHS = ("/en/guides", "/fr/guides/plainte")
 
 
-class SiteHandler(BaseHTTPRequestHandler):
-    """Serves the fixture pages, plus redirects, a failing path and a slow one; records every request."""
+class Site(LocalServer):
+    """The fixture pages, plus redirects, a failing path and a slow one, served on 127.0.0.1; records every request."""
 
-    def do_GET(self) -> None:
-        path = urlsplit(self.path).path
-        self.server.requests.append((path, self.headers.get("User-Agent", "")))
+    def __init__(self) -> None:
+        super().__init__(self.respond)
+        self.requests: list[tuple[str, str]] = []
+
+    def respond(self, request: BaseHTTPRequestHandler) -> None:
+        path = urlsplit(request.path).path
+        self.requests.append((path, request.headers.get("User-Agent", "")))
         if path in SLOW:
             time.sleep(0.5)
         if path in REDIRECTS:
-            self.respond(301, "text/plain", b"", location=REDIRECTS[path])
+            send(request, 301, b"", "text/plain", Location=REDIRECTS[path])
         elif path in FAILING:
-            self.respond(500, "text/html", b"<h1>Internal Server Error</h1>")
+            send(request, 500, b"<h1>Internal Server Error</h1>", "text/html")
         elif path in PAGES:
             content_type, name = PAGES[path]
-            self.respond(200, content_type, (FIXTURES / name).read_bytes())
+            send(request, 200, (FIXTURES / name).read_bytes(), content_type)
         else:
-            self.respond(404, "text/html", b"<h1>Not found</h1>")
-
-    def respond(self, status: int, content_type: str, body: bytes, location: str | None = None) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        if location:
-            self.send_header("Location", location)
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args) -> None:
-        pass
-
-
-class Site(ThreadingHTTPServer):
-    daemon_threads = True
-    block_on_close = False
-
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), SiteHandler)
-        self.requests: list[tuple[str, str]] = []
-
-    def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.server_port}{path}"
+            send(request, 404, b"<h1>Not found</h1>", "text/html")
 
     def seeds(self) -> list[str]:
         return [self.url(path) for path in SEED_PATHS]
@@ -91,25 +70,10 @@ class Site(ThreadingHTTPServer):
     def hits(self, path: str) -> int:
         return sum(1 for requested, _ in self.requests if requested == path)
 
-    def handle_error(self, request, client_address) -> None:
-        pass  # a client that timed out closes the socket under the slow handler
-
-
-@contextmanager
-def serve_site():
-    site = Site()
-    thread = threading.Thread(target=site.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield site
-    finally:
-        site.shutdown()
-        site.server_close()
-
 
 @pytest.fixture
 def site():
-    with serve_site() as served:
+    with Site() as served:
         yield served
 
 
@@ -117,7 +81,7 @@ def site():
 def crawled(tmp_path_factory):
     """One crawl of the whole site, and its snapshot loaded into passages."""
     web = tmp_path_factory.mktemp("sources") / "web"
-    with serve_site() as served:
+    with Site() as served:
         report = crawl(served.seeds(), web, delay=0)
     with pytest.warns(MalformedPageWarning) as caught:
         passages = load_web_passages(web)
@@ -144,7 +108,7 @@ def test_crawl_saves_every_html_page_in_scope_under_its_host(site, tmp_path):
         "/en/guides/seat-selection",
         "/fr/guides/plainte",
     }
-    host = f"127.0.0.1_{site.server_port}"
+    host = f"127.0.0.1_{site.port}"
     assert {page.file for page in report.pages} >= {f"{host}/en-guides.html", f"{host}/fr-guides-plainte.html"}
     for page in report.pages:
         fixture = FIXTURES / PAGES[urlsplit(page.url).path][1]
@@ -194,7 +158,7 @@ def test_manifest_lists_each_saved_page(site, tmp_path):
         "url": site.url("/en/guides/flight-delays"),
         "canonical_url": site.url("/en/guides/flight-delays/"),
         "title": "Flight delays and cancellations – Air Passenger Rights",
-        "file": f"127.0.0.1_{site.server_port}/en-guides-flight-delays.html",
+        "file": f"127.0.0.1_{site.port}/en-guides-flight-delays.html",
         "retrieved": datetime.now(UTC).date().isoformat(),
         "terms": TERMS_NOTE,
     }
@@ -224,10 +188,7 @@ def test_without_network_the_snapshot_is_left_untouched(tmp_path):
     web = tmp_path / "web"
     web.mkdir()
     (web / "manifest.json").write_text('{"pages": []}', encoding="utf-8")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        closed_port = probe.getsockname()[1]
-    seed = f"http://127.0.0.1:{closed_port}/en/guides"
+    seed = f"http://127.0.0.1:{free_port()}/en/guides"
 
     with pytest.raises(NoNetworkError, match=f"No network: could not reach {seed}") as caught:
         crawl([seed], web, delay=0, retries=0)
@@ -311,7 +272,7 @@ def test_sections_carry_their_header_path_and_anchor(crawled):
     assert first.doc == site.url("/en/guides/flight-delays/")
     assert first.lang == "en"
     assert first.instrument == "Flight delays and cancellations – Air Passenger Rights"
-    assert first.source == f"web/127.0.0.1_{site.server_port}/en-guides-flight-delays.html"
+    assert first.source == f"web/127.0.0.1_{site.port}/en-guides-flight-delays.html"
 
 
 def test_sections_without_ids_are_named_by_their_header_path(crawled):
@@ -356,7 +317,7 @@ def test_a_malformed_page_is_skipped_with_a_warning_naming_it(crawled):
     site, report, _, passages, warnings = crawled
 
     assert len(warnings) == 1
-    assert f"web/127.0.0.1_{site.server_port}/en-guides-seat-selection.html" in warnings[0]
+    assert f"web/127.0.0.1_{site.port}/en-guides-seat-selection.html" in warnings[0]
     assert {urlsplit(p.url).path for p in passages} == {
         urlsplit(page.url).path for page in report.pages if not page.url.endswith("seat-selection")
     }
@@ -371,16 +332,8 @@ def test_no_snapshot_means_no_guide_passages(tmp_path):
 
 
 def saved_pages(tmp_path: Path, pages: dict[str, bytes]) -> Path:
-    """A snapshot with these files under example.org, listed in its manifest as a crawl would list them."""
     web = tmp_path / "web"
-    (web / "example.org").mkdir(parents=True)
-    entries = []
-    for name, content in pages.items():
-        (web / "example.org" / name).write_bytes(content)
-        url = f"https://example.org/{name}"
-        entries.append({"url": url, "canonical_url": url, "title": name, "file": f"example.org/{name}",
-                        "retrieved": "2026-01-01T00:00:00+00:00", "terms": TERMS_NOTE})  # fmt: skip
-    (web / "manifest.json").write_text(json.dumps({"pages": entries}), encoding="utf-8")
+    save_example_pages(web, pages)
     return web
 
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from ingest.build import describe_sources
-from ingest.laws import SourceError, load_law_passages, roman_or_arabic, section_unit
+from ingest.laws import SourceError, load_law_passages, section_unit
+from kb.law_xml import roman_or_arabic
 from kb.store import SOURCES_DIR
 from kb.verbatim import check_passages
 

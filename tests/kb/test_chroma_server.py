@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
 import subprocess
 import sys
-import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import chromadb
 import pytest
 from chromadb.config import Settings
 
+from eval.local_server import free_port
+from eval.reliability_store import chroma_server
 from ingest.build import build_knowledge_base
 from kb.store import SOURCES_DIR, KnowledgeBase, StoreDamagedError, StoreUnreachableError
 from retrieval.conversation import Conversation
@@ -22,41 +21,12 @@ from retrieval.engine import SearchEngine
 from retrieval.review_log import FeedbackLog
 
 PROJECT = Path(__file__).resolve().parents[2]
-CHROMA = Path(sys.executable).with_name("chroma")
 FILES = ["SOR-2019-110.xml", "SOR-2019-150.xml"]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@contextmanager
-def chroma_run(data: Path):
-    """`chroma run` on a free port of 127.0.0.1, answering its heartbeat before this yields its URL."""
-    port = free_port()
-    command = [str(CHROMA), "run", "--path", str(data), "--host", "127.0.0.1", "--port", str(port)]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                chromadb.HttpClient(host="127.0.0.1", port=port, settings=Settings(anonymized_telemetry=False))
-                break
-            except Exception:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    raise
-                time.sleep(0.2)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    with chroma_run(tmp_path_factory.mktemp("chroma-server")) as url:
+    with chroma_server(tmp_path_factory.mktemp("chroma-server")) as url:
         yield url
 
 
@@ -152,7 +122,7 @@ def test_a_server_that_is_down_is_a_clear_error(tmp_path, monkeypatch):
 
 
 def test_a_server_that_stops_mid_conversation_is_said_plainly(tmp_path):
-    with chroma_run(tmp_path / "chroma-data") as url:
+    with chroma_server(tmp_path / "chroma-data") as url:
         build_knowledge_base(two_instruments(tmp_path), tmp_path / "store", chroma_url=url)
         engine = SearchEngine(KnowledgeBase.open(tmp_path / "store", url))
         conversation = Conversation()

@@ -19,22 +19,27 @@ FAIR = [
     "Porter doit-il rembourser l'hôtel payé pendant l'annulation?",
     "Quelle indemnité pour un vol Ottawa-Halifax arrivé avec 10 heures de retard?",
 ]
-BROKEN = {
-    "an amount": ("Is Porter liable for $4,321 for a cancelled Ottawa to Halifax flight?", "figure"),
-    "a duration": ("Is compensation owed for a delay of more than 9 hours?", "figure"),
-    "a deadline": ("Must the claim be made within one year and 30 days?", "figure"),
-    "a section number": ("Does section 19 of the regulations apply to this Porter flight?", "figure"),
-    "a URL": ("Where can the claim be filed, https://evil.example/claim?", "address"),
-    "a www. address": ("Can the passenger claim at www.evil.example?", "address"),
-    "an e-mail": ("Should the claim go to a@evil.example?", "address"),
-    "a bare domain": ("Does evil.example pay Porter claims?", "address"),
-    "Markdown": ("What does Porter owe for a **cancelled** flight?", "formatting"),
-    "a Markdown link": ("What does Porter owe, [see here](http://x)?", "address"),
-    "an assertion": ("You are owed compensation by Porter for this cancellation?", "statement"),
-    "an assertion before the question": ("Porter owes you money. What else can you claim?", "says something"),
-    "no question mark": ("What does Porter owe for the cancellation", "question mark"),
-    "more than 40 words": ("What " + "very " * 40 + "long question about Porter is this?", "longer than 40"),
+BROKEN_BY_REASON = {  # what the rule names -> questions that break it
+    "figure": [
+        "Is Porter liable for $4,321 for a cancelled Ottawa to Halifax flight?",
+        "Is compensation owed for a delay of more than 9 hours?",
+        "Must the claim be made within one year and 30 days?",
+        "Does section 19 of the regulations apply to this Porter flight?",
+    ],
+    "address": [
+        "Where can the claim be filed, https://evil.example/claim?",
+        "Can the passenger claim at www.evil.example?",
+        "Should the claim go to a@evil.example?",
+        "Does evil.example pay Porter claims?",
+        "What does Porter owe, [see here](http://x)?",  # a Markdown link
+    ],
+    "formatting": ["What does Porter owe for a **cancelled** flight?"],
+    "statement": ["You are owed compensation by Porter for this cancellation?"],
+    "says something": ["Porter owes you money. What else can you claim?"],
+    "question mark": ["What does Porter owe for the cancellation"],
+    "longer than 40": ["What " + "very " * 40 + "long question about Porter is this?"],
 }
+BROKEN = [(question, reason) for reason, questions in BROKEN_BY_REASON.items() for question in questions]
 
 
 @pytest.mark.parametrize("question", FAIR)
@@ -42,10 +47,9 @@ def test_a_plain_question_with_the_passenger_s_own_figures_passes(question):
     assert rule_broken(question, MESSAGE) is None
 
 
-@pytest.mark.parametrize("kind", BROKEN)
-def test_each_kind_of_violation_is_named(kind):
-    question, reason = BROKEN[kind]
-    assert reason in (rule_broken(question, MESSAGE) or ""), kind
+@pytest.mark.parametrize(("question", "reason"), BROKEN)
+def test_each_kind_of_violation_is_named(question, reason):
+    assert reason in (rule_broken(question, MESSAGE) or "")
 
 
 def test_number_words_and_digits_are_the_same_figure():
@@ -53,9 +57,8 @@ def test_number_words_and_digits_are_the_same_figure():
     assert rule_broken("Is a 1 000 $ claim allowed?", "I claimed $1,000 from Porter for my flight.") is None
 
 
-@pytest.mark.parametrize("kind", BROKEN)
-def test_a_model_answering_with_a_violation_is_replaced_by_the_built_in_rules(kind):
-    question, _ = BROKEN[kind]
+@pytest.mark.parametrize(("question", "reason"), BROKEN)
+def test_a_model_answering_with_a_violation_is_replaced_by_the_built_in_rules(question, reason):
     reply = json.dumps({"questions": [FAIR[0], question]})
     with StubEndpoint(lambda system, user: reply) as stub:
         result = understand([MESSAGE], config=stub.config, cache=UnderstandingCache())

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -18,7 +17,14 @@ from retrieval.review_log import (
     password_matches,
 )
 
-DEV_SET = Path("/work/shared/eval/dev.jsonl")
+# An item of the evaluation sets (`python -m eval retrieval --gold`), as they are written.
+EVAL_SET_ITEM = {
+    "id": "dev-02",
+    "type": "simple",
+    "turns": ["Flying Porter to Halifax with my violin. Can they force me to check it?"],
+    "gold": [{"doc": "SOR-2019-150", "unit": "s24", "why": "musical instruments as checked or carry-on baggage"}],
+    "note": "",
+}
 
 
 def passage(doc: str, unit: str, title: str, lang: str = "en") -> Passage:
@@ -109,9 +115,8 @@ def test_export_writes_reviewed_turns_in_the_evaluation_format(log):
         ],
         "note": "crack found at home",
     }
-    dev_item = json.loads(DEV_SET.read_text(encoding="utf-8").splitlines()[0]) if DEV_SET.exists() else item
-    assert item.keys() == dev_item.keys()
-    assert {key for unit in item["gold"] for key in unit} == {"doc", "unit", "why"}
+    assert item.keys() == EVAL_SET_ITEM.keys()
+    assert {key for unit in item["gold"] for key in unit} == EVAL_SET_ITEM["gold"][0].keys()
 
 
 def test_a_reviewed_turn_with_nothing_relevant_exports_as_unanswerable(log):
