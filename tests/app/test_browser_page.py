@@ -139,6 +139,8 @@ def screenshot(browser: Page, path: Path) -> None:
 
 
 def law_links(browser: Page) -> list[str]:
+    """The links to the official sources, once the first has been drawn (a busy machine draws them late)."""
+    browser.wait_for_selector(f'a[href^="{LAWS_SITE}"]')
     return browser.eval_on_selector_all(f'a[href^="{LAWS_SITE}"]', "links => links.map(a => a.href)")
 
 
