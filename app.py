@@ -19,6 +19,7 @@ import streamlit as st
 
 from ingest.build import build_knowledge_base
 from kb.bank import append_entry
+from kb.passage import UnitId
 from kb.store import (
     CURRENT,
     PASSAGES,
@@ -32,7 +33,7 @@ from kb.store import (
 )
 from kb.text import detect_language
 from query_understanding.llm import configured_llm
-from retrieval.conversation import MAX_MESSAGE_CHARS, Conversation, Exchange, as_shown, interface_language
+from retrieval.conversation import MAX_MESSAGE_CHARS, Conversation, Exchange, Refusal, as_shown, interface_language
 from retrieval.engine import SearchEngine
 from retrieval.page_text import (
     LANGUAGES,
@@ -42,10 +43,8 @@ from retrieval.page_text import (
     instrument_lines,
     join_words,
     language_name,
-    outside_coverage_message,
     say,
 )
-from retrieval.pipeline import load_engine
 from retrieval.results import Hit
 from retrieval.review_log import (
     EVAL_TYPES,
@@ -59,6 +58,7 @@ from retrieval.review_log import (
     parse_unit_id,
     review_password,
 )
+from retrieval.search import load_engine
 
 log = logging.getLogger(__name__)
 
@@ -281,23 +281,21 @@ def show_sidebar(lang: str, meta: dict) -> None:
 
 
 def show_reply(exchange: Exchange, index: int, lang: str, offer_scope: bool) -> None:
-    if exchange.refusal == "too_long":
-        st.warning(say(lang, "too_long", length=exchange.length, limit=MAX_MESSAGE_CHARS))
-    elif exchange.refusal == "neither":
-        st.info(say(lang, "scope_neither_answer"))
+    if exchange.refusal is Refusal.FLIGHT_NOT_IN_CANADA:
+        st.info(say(lang, exchange.refusal))
     elif exchange.refusal:
-        st.warning(say(lang, "no_words" if exchange.refusal == "empty" else exchange.refusal))
-    answer = exchange.answer
-    if answer is None:
+        st.warning(say(lang, exchange.refusal, length=exchange.length, limit=MAX_MESSAGE_CHARS))
+    found = exchange.search_result
+    if found is None:
         return
-    if answer.outside_coverage:
-        st.info(outside_coverage_message(lang, answer.outside_coverage))
+    if found.outside_coverage:
+        st.info(say(lang, found.outside_coverage))
         return
-    if not answer.understanding.questions:
-        st.warning(say(lang, "no_words"))
+    if not found.understanding.questions:
+        st.warning(say(lang, Refusal.EMPTY))
         return
     st.markdown(f"**{say(lang, 'questions_searched')}**", help=say(lang, "questions_searched_help"))
-    for question_index, result in enumerate(answer.results):
+    for question_index, result in enumerate(found.results):
         st.text(f"{question_index + 1}. {result.question}", width="stretch")
         above = exchange.shown_above[question_index] if exchange.shown_above else ()
         if above:
@@ -308,8 +306,8 @@ def show_reply(exchange: Exchange, index: int, lang: str, offer_scope: bool) -> 
         shown_ids = exchange.shown_ids[question_index] if exchange.shown_ids else ()
         for rank, hit in enumerate(result.hits):
             show_passage(hit, shown_ids[rank] if shown_ids else None, lang, expanded=rank == 0)
-    if answer.understanding.note:
-        st.caption(escape_markdown(say(lang, "offline_note", note=answer.understanding.note)))
+    if found.understanding.note:
+        st.caption(escape_markdown(say(lang, "offline_note", note=found.understanding.note)))
     if offer_scope and exchange.asks_flight_scope:
         st.markdown(f"**{say(lang, 'scope_question')}**")
         with st.container(horizontal=True):
@@ -489,7 +487,7 @@ def show_judged_passage(shown: ShownPassage, engine: SearchEngine | None) -> Non
         args=(save_judgement, shown.id, key),
         label_visibility="collapsed",
     )
-    if engine is not None and (pieces := engine.units.get((shown.doc, shown.unit), {}).get(shown.lang)):
+    if engine is not None and (pieces := engine.units.get(UnitId(shown.doc, shown.unit), {}).get(shown.lang)):
         with left.expander("Text"):
             st.text("\n".join(piece.text for piece in pieces), width="stretch")
 

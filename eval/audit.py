@@ -19,6 +19,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from eval.metrics import ranked_passages
 from eval.product_audit import format_judgements, judge_item, summarise_judgements
 from kb.passage import Passage
 from kb.store import SOURCES_DIR, ModelMismatchError, StoreMissingError
@@ -108,10 +109,10 @@ def _guide_passages() -> dict[tuple[str, str, str], Passage]:
 
 
 def audit_gold(args: argparse.Namespace) -> int:
-    from retrieval import pipeline  # the search engine and its models load only when this runs
+    from retrieval import search  # the search engine and its models load only when this runs
 
     try:
-        engine = pipeline.load_engine()
+        engine = search.load_engine()
     except (StoreMissingError, ModelMismatchError) as error:
         print(f"Cannot open the knowledge base: {error}", file=sys.stderr)
         return 2
@@ -119,9 +120,9 @@ def audit_gold(args: argparse.Namespace) -> int:
     items = items[: args.limit] if args.limit is not None else items
     judgements, shown = [], []
     for item in tqdm(items, desc="product audit", unit="item", file=sys.stderr):
-        answer = pipeline.answer(item["turns"], engine, k=args.k, llm_config=None)
-        judgements.append({"id": item["id"], "type": item.get("type", ""), **judge_item(answer, item.get("gold", []))})
-        shown += [{field: getattr(p, field) for field in FIELDS} for p in answer.ranked_passages()]
+        found = search.search_dialogue(item["turns"], engine, k=args.k, llm_config=None)
+        judgements.append({"id": item["id"], "type": item.get("type", ""), **judge_item(found, item.get("gold", []))})
+        shown += [{field: getattr(p, field) for field in FIELDS} for p in ranked_passages(found)]
     summary = summarise_judgements(judgements)
     print(f"The product on {summary['items']} items (built-in rules, no language model, k={args.k}):")
     print("\n".join(format_judgements(summary)))

@@ -88,7 +88,7 @@ def baseline() -> tuple[frozenset[str], tuple[tuple[str, ...], ...]]:
     """The passage ids of the intact store, and the nearest passages to each question."""
     knowledge_base = KnowledgeBase.open(base_store())
     try:
-        return frozenset(knowledge_base.by_id), nearest(knowledge_base)
+        return frozenset(p.id for p in knowledge_base.passages), nearest(knowledge_base)
     finally:
         knowledge_base.close()
 
@@ -117,7 +117,7 @@ def assert_answers_as_before(store: Path) -> None:
     ids, answers = baseline()
     knowledge_base = KnowledgeBase.open(store)
     try:
-        assert frozenset(knowledge_base.by_id) == ids, "the rebuilt store holds other passages"
+        assert frozenset(p.id for p in knowledge_base.passages) == ids, "the rebuilt store holds other passages"
         assert nearest(knowledge_base) == answers, "the rebuilt store finds other passages"
     finally:
         knowledge_base.close()
@@ -420,7 +420,7 @@ def server_store_is_repaired_and_an_outage_named(_: int) -> None:
         with chroma_server(root / "chroma") as url, chroma_url(url):
             build_knowledge_base(sources, store)
             knowledge_base = KnowledgeBase.open(store)
-            expected = frozenset(knowledge_base.by_id)
+            expected = frozenset(p.id for p in knowledge_base.passages)
             knowledge_base.vectors.client.delete_collection(knowledge_base.collection.name)
             knowledge_base.close()
             try:
@@ -431,7 +431,8 @@ def server_store_is_repaired_and_an_outage_named(_: int) -> None:
                 raise AssertionError("a store whose collection is gone from the server opened as if intact")
             assert not build_knowledge_base(sources, store)[0].unchanged
             knowledge_base = KnowledgeBase.open(store)
-            assert frozenset(knowledge_base.by_id) == expected and knowledge_base.collection.count() == len(expected)
+            ids = frozenset(p.id for p in knowledge_base.passages)
+            assert ids == expected and knowledge_base.collection.count() == len(expected)
             knowledge_base.close()
         with chroma_url(url):  # the server has stopped; a page configured for it starts
             try:

@@ -225,7 +225,6 @@ class KnowledgeBase:
         self.records = records
         self.indexed = [IndexedPassage(Passage.from_record(r["passage"]), r["index_text"]) for r in records["passages"]]
         self.passages = [item.passage for item in self.indexed]
-        self.by_id = {p.id: p for p in self.passages}
         self.vectors = vectors
         self.collections = {part.collection: vectors.collection(directory.name, part) for part in GENERATION_PARTS}
         self.collection = self.collections[PASSAGES.collection]

@@ -11,6 +11,7 @@ import contextlib
 import logging
 import re
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Literal
 
 from kb.text import detect_language
@@ -18,9 +19,9 @@ from query_understanding.flight_scope import ScopeChoice, says_where_flight_went
 from query_understanding.languages import in_unsupported_language
 from query_understanding.llm import LLMConfig
 from retrieval.engine import SearchEngine
-from retrieval.pipeline import answer
-from retrieval.results import Answer
+from retrieval.results import SearchResult
 from retrieval.review_log import FeedbackLog, FeedbackLogError
+from retrieval.search import search_dialogue
 
 MAX_MESSAGE_CHARS = 4000
 # Terminal escape sequences (colours "ESC[31m", titles "ESC]0;...BEL"), removed whole so no "[31m" is left.
@@ -31,8 +32,18 @@ _TERMINAL_ESCAPE = re.compile(
 # overrides, zero-width spaces): never meaningful in a message, sometimes pasted by accident or to deceive.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 
-Refusal = Literal["", "empty", "too_long", "unsupported_language", "neither", "search_failed", "search_server_down"]
 log = logging.getLogger(__name__)
+
+
+class Refusal(StrEnum):
+    """Why a message gets a fixed reply instead of passages; the page's wording is keyed by it."""
+
+    EMPTY = "empty"  # nothing to look up in the message
+    TOO_LONG = "too_long"
+    UNSUPPORTED_LANGUAGE = "unsupported_language"
+    FLIGHT_NOT_IN_CANADA = "flight_not_in_canada"  # the passenger said the flight neither starts nor ends in Canada
+    SEARCH_FAILED = "search_failed"
+    SEARCH_SERVER_DOWN = "search_server_down"
 
 
 def clean_message(message: str) -> str:
@@ -47,16 +58,16 @@ def as_shown(message: str) -> str:
     return message if len(message) <= MAX_MESSAGE_CHARS else message[:MAX_MESSAGE_CHARS] + "…"
 
 
-def refusal_for(message: str) -> Refusal:
+def refusal_for(message: str) -> Refusal | None:
     """Why a cleaned message is not searched at all: nothing in it, longer than the page searches, or written
     in a language the knowledge base and the rules do not read."""
     if not message.strip():
-        return "empty"
+        return Refusal.EMPTY
     if len(message) > MAX_MESSAGE_CHARS:
-        return "too_long"
+        return Refusal.TOO_LONG
     if in_unsupported_language(message):
-        return "unsupported_language"
-    return ""
+        return Refusal.UNSUPPORTED_LANGUAGE
+    return None
 
 
 def interface_language(current: str, message: str) -> str:
@@ -68,14 +79,14 @@ def interface_language(current: str, message: str) -> str:
 class Exchange:
     """One message and what the page showed for it.
 
-    `message` is what the passenger typed, or the label of the choice they clicked. `refusal` names the fixed
-    message shown instead of results. `shown_ids` are the feedback log's ids of the passages, per question;
+    `message` is what the passenger typed, or the label of the choice they clicked. `refusal` says why a fixed
+    message is shown instead of a search. `shown_ids` are the feedback log's ids of the passages, per question;
     `shown_above` the titles of passages a question found that an earlier question already shows.
     """
 
     message: str
-    answer: Answer | None = None
-    refusal: Refusal = ""
+    search_result: SearchResult | None = None
+    refusal: Refusal | None = None
     length: int = 0
     turn_id: int | None = None
     shown_ids: tuple[tuple[int, ...], ...] = ()
@@ -83,7 +94,7 @@ class Exchange:
     asks_flight_scope: bool = False
 
 
-def passages_shown_above(result: Answer) -> tuple[tuple[str, ...], ...]:
+def passages_shown_above(result: SearchResult) -> tuple[tuple[str, ...], ...]:
     """Per question, the titles of what it found that an earlier question already shows, so that the page
     points up to them rather than saying the knowledge base does not cover the question."""
     return tuple(tuple(hit.passage.title for hit in question.shown_above) for question in result.results)
@@ -114,7 +125,7 @@ class Conversation:
     ) -> Exchange:
         """Search the last message again, now saying where the flight went; "neither" is answered with a fixed note."""
         if choice == "neither" or not self.turns:
-            return self._add(Exchange(label, refusal="neither"))
+            return self._add(Exchange(label, refusal=Refusal.FLIGHT_NOT_IN_CANADA))
         return self._search(with_flight_scope(self.turns, choice), label, engine, feedback_log, llm_config)
 
     def _search(
@@ -126,15 +137,16 @@ class Conversation:
         llm_config: LLMConfig | None,
     ) -> Exchange:
         try:
-            result = answer(turns, engine, llm_config=llm_config)
+            result = search_dialogue(turns, engine, llm_config=llm_config)
         except Exception:  # the page must say something plain rather than show a stack trace
             log.exception("search failed")
             server_down = engine.knowledge_base.server_unreachable()
-            return self._add(Exchange(shown_as, refusal="search_server_down" if server_down else "search_failed"))
+            refusal = Refusal.SEARCH_SERVER_DOWN if server_down else Refusal.SEARCH_FAILED
+            return self._add(Exchange(shown_as, refusal=refusal))
         self.turns = turns
         exchange = Exchange(
             shown_as,
-            answer=result,
+            search_result=result,
             shown_above=passages_shown_above(result),
             asks_flight_scope=bool(result.understanding.questions)
             and not result.outside_coverage
