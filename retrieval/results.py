@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from kb.passage import Passage
 from query_understanding.understanding import Understanding
 from retrieval.coverage import OutsideCoverage
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(NamedTuple):
+    """A passage found for a question, with its fused score (on no fixed scale: only the order counts)."""
+
     passage: Passage
     score: float
 
