@@ -25,6 +25,7 @@ from kb.store import (
     PASSAGES,
     SOURCES_DIR,
     BuildLockedError,
+    KnowledgeBase,
     ModelMismatchError,
     StoreDamagedError,
     StoreMissingError,
@@ -197,13 +198,13 @@ def passenger_page() -> None:
     lang = st.session_state.lang
     st.title(say(lang, "page_title"))
     engine, problem, cause = open_engine()
-    meta = engine.knowledge_base.meta if engine else {}
+    knowledge_base = engine.knowledge_base if engine else None
     notice = say(lang, "notice")
-    if dates := consolidation_dates(meta):
+    if knowledge_base and (dates := consolidation_dates(knowledge_base.sources)):
         notice += " " + say(lang, "notice_dates", dates=join_words(lang, dates))
     st.caption(escape_markdown(notice))
     st.caption(escape_markdown(say(lang, "privacy_notice", days=feedback_log().retention)))
-    show_sidebar(lang, meta)
+    show_sidebar(lang, knowledge_base)
     if engine is None:
         offer_to_build(lang, problem, cause)
         return
@@ -247,7 +248,7 @@ def run_pending(pending: dict, conversation: Conversation, engine: SearchEngine)
     return conversation.ask(pending["text"], engine, feedback_log(), llm_config)
 
 
-def show_sidebar(lang: str, meta: dict) -> None:
+def show_sidebar(lang: str, knowledge_base: KnowledgeBase | None) -> None:
     with st.sidebar:
         if "lang_choice" not in st.session_state:
             st.session_state.lang_choice = lang
@@ -261,9 +262,10 @@ def show_sidebar(lang: str, meta: dict) -> None:
         )
         st.button(say(lang, "new_conversation"), on_click=new_conversation, icon=":material/add_comment:")
         st.subheader(say(lang, "kb_status"))
-        if meta:
+        if knowledge_base:
+            meta = knowledge_base.meta
             st.caption(say(lang, "kb_passages", count=meta["counts"][PASSAGES.collection]))
-            for line in instrument_lines(meta, lang):
+            for line in instrument_lines(knowledge_base.sources, lang):
                 st.caption(escape_markdown(line))
             st.caption(escape_markdown(say(lang, "kb_built", built_at=built_at(meta))))
         config, problem = configured_llm()
@@ -274,10 +276,9 @@ def show_sidebar(lang: str, meta: dict) -> None:
         else:
             where = config.where if config.base_url else say(lang, "llm_default_endpoint")
             st.text(say(lang, "llm_configured", model=config.model, where=where))  # an address, never a link
-        if licence := meta.get("sources", {}).get("licence"):
-            st.caption(
-                f"{escape_markdown(licence['attribution'])} [{escape_markdown(licence['name'])}](<{licence['url']}>)"
-            )
+        if knowledge_base:
+            licence = knowledge_base.sources.licence
+            st.caption(f"{escape_markdown(licence.attribution)} [{escape_markdown(licence.name)}](<{licence.url}>)")
 
 
 def show_reply(exchange: Exchange, index: int, lang: str, offer_scope: bool) -> None:

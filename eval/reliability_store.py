@@ -25,15 +25,17 @@ import time
 import urllib.request
 import warnings
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
 from eval.reliability import Scenario
 from ingest.__main__ import main as ingest_main
-from ingest.build import WEB_DIR, build_knowledge_base, describe_sources, load_passages, load_question_bank
+from ingest.build import build_knowledge_base, load_passages, load_question_bank
 from ingest.web_pages import MalformedPageWarning
 from kb.embeddings import embed_query
 from kb.passage import index_text
+from kb.sources import WEB_DIR, read_sources
 from kb.store import (
     CURRENT,
     META,
@@ -76,9 +78,9 @@ def base_store() -> Path:
         app_store.close()
     passages = load_passages(SOURCES_DIR)
     indexed = [IndexedPassage(p, index_text(p)) for p in passages]
-    sources = describe_sources(SOURCES_DIR)
+    sources = read_sources(SOURCES_DIR)
     bank = load_question_bank(passages)
-    build(indexed, {**sources, "licence": {**sources["licence"], "name": "an earlier build"}}, store, bank=bank)
+    build(indexed, replace(sources, licence=replace(sources.licence, name="an earlier build")), store, bank=bank)
     build(indexed, sources, store, bank=bank)
     return store
 
@@ -252,7 +254,7 @@ def killed_ingest_keeps_the_knowledge_base(trial: int) -> None:
         process.communicate()
         after = KnowledgeBase.open(store)
         try:
-            assert after.directory.name in before or after.meta["sources"]["licence"]["name"].endswith(
+            assert after.directory.name in before or after.sources.licence.name.endswith(
                 f"(trial {trial})"
             )
         finally:

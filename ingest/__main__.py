@@ -11,8 +11,8 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from ingest.build import WEB_DIR, build_knowledge_base
-from ingest.laws import SourceError
+from ingest.build import build_knowledge_base
+from kb.sources import WEB_DIR, SourceError
 from kb.store import SOURCES_DIR, BuildLockedError, StoreUnreachableError, default_store_dir
 from kb.verbatim import VerbatimError
 

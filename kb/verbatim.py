@@ -16,7 +16,6 @@ as its title.
 from __future__ import annotations
 
 import difflib
-import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Iterator
@@ -28,6 +27,7 @@ from bs4 import BeautifulSoup, NavigableString, Tag
 
 from kb.html_page import decode_page
 from kb.passage import Passage
+from kb.sources import read_instruments
 
 LIMS = "{http://justice.gc.ca/lims}"
 # Annotations printed beside the law, not part of it.
@@ -363,5 +363,4 @@ def _is_step(heading: Tag) -> bool:
 
 def law_sources(sources_dir: Path) -> dict[tuple[str, str], str]:
     """(doc, lang) -> XML file, from the snapshot's manifest."""
-    manifest = json.loads((sources_dir / "manifest.json").read_text(encoding="utf-8"))
-    return {(item["doc"], item["language"]): item["file"] for item in manifest["instruments"]}
+    return {(instrument.doc, instrument.lang): instrument.file for instrument in read_instruments(sources_dir)}

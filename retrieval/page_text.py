@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
+from kb.sources import Instrument, Sources
 from retrieval.conversation import Refusal
 from retrieval.coverage import OutsideCoverage
 
@@ -275,10 +276,9 @@ def built_at(meta: dict) -> str:
     return f"{stamp[:10]} {stamp[11:16]} UTC" if len(stamp) >= 16 else stamp or "?"
 
 
-def consolidation_dates(meta: dict) -> list[str]:
+def consolidation_dates(sources: Sources) -> list[str]:
     """The snapshot's consolidation dates, oldest first, each once."""
-    instruments = meta.get("sources", {}).get("instruments", [])
-    return sorted({item["consolidated"] for item in instruments if item.get("consolidated")})
+    return sorted({instrument.consolidated for instrument in sources.instruments})
 
 
 def join_words(lang: str, items: list[str]) -> str:
@@ -288,21 +288,21 @@ def join_words(lang: str, items: list[str]) -> str:
     return f"{', '.join(items[:-1])} {say(lang, 'and')} {items[-1]}"
 
 
-def instrument_lines(meta: dict, lang: str) -> list[str]:
+def instrument_lines(sources: Sources, lang: str) -> list[str]:
     """One line per instrument: its name in `lang` when the snapshot has it, its languages and dates."""
-    by_doc: dict[str, list[dict]] = defaultdict(list)
-    for item in meta.get("sources", {}).get("instruments", []):
-        by_doc[item["doc"]].append(item)
+    by_doc: dict[str, list[Instrument]] = defaultdict(list)
+    for instrument in sources.instruments:
+        by_doc[instrument.doc].append(instrument)
     lines = []
     for doc, versions in by_doc.items():
-        named = next((v for v in versions if v.get("language") == lang), versions[0])
-        languages = [language_name(lang, code) for code in sorted({v.get("language", "") for v in versions})]
-        dates = sorted({v["consolidated"] for v in versions if v.get("consolidated")})
+        named = next((v for v in versions if v.lang == lang), versions[0])
+        languages = [language_name(lang, code) for code in sorted({v.lang for v in versions})]
+        dates = sorted({v.consolidated for v in versions})
         lines.append(
             say(
                 lang,
                 "kb_instrument",
-                instrument=named["instrument"],
+                instrument=named.instrument,
                 doc=doc,
                 languages=join_words(lang, languages),
                 dates=join_words(lang, dates),

@@ -18,6 +18,7 @@ import pytest
 
 from ingest.build import build_knowledge_base, load_passages
 from kb.passage import index_text
+from kb.sources import read_sources
 from kb.store import (
     CURRENT,
     SOURCES_DIR,
@@ -65,14 +66,15 @@ def test_rebuild_with_unchanged_sources_writes_nothing(store_dir):
 
 
 def test_changed_passage_is_the_only_one_embedded_and_removed_ones_disappear(tmp_path):
-    passages = load_passages(small_sources(tmp_path, ["SOR-2019-110.xml", "SOR-2019-150.xml"]))
+    sources_dir = small_sources(tmp_path, ["SOR-2019-110.xml", "SOR-2019-150.xml"])
+    passages, sources = load_passages(sources_dir), read_sources(sources_dir)
     indexed = [IndexedPassage(p, index_text(p)) for p in passages]
-    first = build(indexed, {}, tmp_path / "store")
+    first = build(indexed, sources, tmp_path / "store")
     assert first.embedded == len(indexed)
 
     changed = replace(passages[3], text=passages[3].text + " (amended)")
     kept = [IndexedPassage(p, index_text(p)) for p in [*passages[:3], changed, *passages[4:-1]]]
-    second = build(kept, {}, tmp_path / "store")
+    second = build(kept, sources, tmp_path / "store")
     assert (second.embedded, second.reused) == (1, len(kept) - 1)
     opened = KnowledgeBase.open(tmp_path / "store")
     by_id = {p.id: p for p in opened.passages}

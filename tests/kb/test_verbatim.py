@@ -15,8 +15,8 @@ from eval import audit
 from eval.metrics import ranked_passages
 from ingest.__main__ import main as ingest_main
 from ingest.laws import load_law_passages
-from ingest.snapshot import SavedPage
 from ingest.web_pages import page_passages
+from kb.sources import SavedPage
 from kb.store import SOURCES_DIR, current_generation
 from kb.verbatim import VerbatimError, check_passages, check_unit
 from retrieval.search import search_dialogue

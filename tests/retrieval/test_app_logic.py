@@ -96,12 +96,12 @@ def test_escaped_markdown_has_no_live_markup():
 
 
 def test_status_lines_come_from_the_snapshot_metadata(knowledge_base):
-    meta = knowledge_base.meta
-    assert consolidation_dates(meta) == sorted(set(consolidation_dates(meta)))
-    assert "2025-07-24" in consolidation_dates(meta)
-    lines = instrument_lines(meta, "fr")
+    sources = knowledge_base.sources
+    assert consolidation_dates(sources) == sorted(set(consolidation_dates(sources)))
+    assert "2025-07-24" in consolidation_dates(sources)
+    lines = instrument_lines(sources, "fr")
     assert any(line.startswith("Règlement sur la protection des passagers aériens (SOR-2019-150)") for line in lines)
-    assert len(lines) == len({item["doc"] for item in meta["sources"]["instruments"]})
+    assert len(lines) == len({instrument.doc for instrument in sources.instruments})
 
 
 @pytest.fixture(scope="module")
