@@ -22,8 +22,9 @@ from tqdm import tqdm
 from eval.metrics import ranked_passages
 from eval.product_audit import format_judgements, judge_item, summarise_judgements
 from kb.passage import Passage
+from kb.sources import read_instruments
 from kb.store import SOURCES_DIR, ModelMismatchError, StoreMissingError
-from kb.verbatim import check_unit, law_sources
+from kb.verbatim import check_unit
 
 FIELDS = ("doc", "unit", "lang", "text")
 
@@ -56,7 +57,7 @@ def audit_passages(path: Path, sources_dir: Path = SOURCES_DIR) -> int:
     except (OSError, UnicodeDecodeError) as error:
         print(f"Cannot read {path}: {error}", file=sys.stderr)
         return 2
-    laws = law_sources(sources_dir)
+    laws = {(instrument.doc, instrument.lang): instrument.file for instrument in read_instruments(sources_dir)}
     guides: dict[tuple[str, str, str], Passage] | None = None
     records = failures = 0
     for number, line in enumerate(lines, start=1):

@@ -27,7 +27,6 @@ from bs4 import BeautifulSoup, NavigableString, Tag
 
 from kb.html_page import decode_page
 from kb.passage import Passage
-from kb.sources import read_instruments
 
 LIMS = "{http://justice.gc.ca/lims}"
 # Annotations printed beside the law, not part of it.
@@ -356,11 +355,3 @@ def _not_content(tag: Tag) -> bool:
 
 def _is_step(heading: Tag) -> bool:
     return heading.find_parent("ol") is not None or bool(STEP.match(heading.get_text(" ")))
-
-
-# -- records outside the knowledge base ---------------------------------------------------------------------
-
-
-def law_sources(sources_dir: Path) -> dict[tuple[str, str], str]:
-    """(doc, lang) -> XML file, from the snapshot's manifest."""
-    return {(instrument.doc, instrument.lang): instrument.file for instrument in read_instruments(sources_dir)}
