@@ -19,19 +19,21 @@ import streamlit as st
 
 from ingest.build import build_knowledge_base
 from kb.bank import append_entry
+from kb.passage import UnitId
 from kb.settings import Settings
 from kb.store import (
     CURRENT,
     PASSAGES,
     SOURCES_DIR,
     BuildLockedError,
+    KnowledgeBase,
     ModelMismatchError,
     StoreDamagedError,
     StoreMissingError,
     StoreUnreachableError,
 )
 from kb.text import MAX_MESSAGE_CHARS, detect_language
-from retrieval.conversation import Conversation, Exchange, as_shown, interface_language
+from retrieval.conversation import Conversation, Exchange, Refusal, as_shown, interface_language
 from retrieval.engine import SearchEngine
 from retrieval.page_text import (
     LANGUAGES,
@@ -41,10 +43,8 @@ from retrieval.page_text import (
     instrument_lines,
     join_words,
     language_name,
-    outside_coverage_message,
     say,
 )
-from retrieval.pipeline import load_engine
 from retrieval.results import Hit
 from retrieval.review_log import (
     EVAL_TYPES,
@@ -56,6 +56,7 @@ from retrieval.review_log import (
     ShownPassage,
     parse_unit_id,
 )
+from retrieval.search import load_engine
 
 log = logging.getLogger(__name__)
 
@@ -208,13 +209,13 @@ def passenger_page(settings: Settings) -> None:
     st.title(say(lang, "page_title"))
     feedback = feedback_log(settings)
     engine, problem, cause = open_engine(settings)
-    meta = engine.knowledge_base.meta if engine else {}
+    knowledge_base = engine.knowledge_base if engine else None
     notice = say(lang, "notice")
-    if dates := consolidation_dates(meta):
+    if knowledge_base and (dates := consolidation_dates(knowledge_base.sources)):
         notice += " " + say(lang, "notice_dates", dates=join_words(lang, dates))
     st.caption(escape_markdown(notice))
     st.caption(escape_markdown(say(lang, "privacy_notice", days=feedback.retention)))
-    show_sidebar(lang, meta, settings)
+    show_sidebar(lang, knowledge_base, settings)
     if engine is None:
         offer_to_build(lang, problem, cause, settings)
         return
@@ -259,7 +260,7 @@ def run_pending(
     return conversation.ask(pending["text"], engine, feedback, settings.llm)
 
 
-def show_sidebar(lang: str, meta: dict, settings: Settings) -> None:
+def show_sidebar(lang: str, knowledge_base: KnowledgeBase | None, settings: Settings) -> None:
     with st.sidebar:
         if "lang_choice" not in st.session_state:
             st.session_state.lang_choice = lang
@@ -273,9 +274,10 @@ def show_sidebar(lang: str, meta: dict, settings: Settings) -> None:
         )
         st.button(say(lang, "new_conversation"), on_click=new_conversation, icon=":material/add_comment:")
         st.subheader(say(lang, "kb_status"))
-        if meta:
+        if knowledge_base:
+            meta = knowledge_base.meta
             st.caption(say(lang, "kb_passages", count=meta["counts"][PASSAGES.collection]))
-            for line in instrument_lines(meta, lang):
+            for line in instrument_lines(knowledge_base.sources, lang):
                 st.caption(escape_markdown(line))
             st.caption(escape_markdown(say(lang, "kb_built", built_at=built_at(meta))))
         config = settings.llm
@@ -287,30 +289,27 @@ def show_sidebar(lang: str, meta: dict, settings: Settings) -> None:
         else:
             where = config.where if config.base_url else say(lang, "llm_default_endpoint")
             st.text(say(lang, "llm_configured", model=config.model, where=where))  # an address, never a link
-        if licence := meta.get("sources", {}).get("licence"):
-            st.caption(
-                f"{escape_markdown(licence['attribution'])} [{escape_markdown(licence['name'])}](<{licence['url']}>)"
-            )
+        if knowledge_base:
+            licence = knowledge_base.sources.licence
+            st.caption(f"{escape_markdown(licence.attribution)} [{escape_markdown(licence.name)}](<{licence.url}>)")
 
 
 def show_reply(exchange: Exchange, index: int, lang: str, feedback: FeedbackLog, offer_scope: bool) -> None:
-    if exchange.refusal == "too_long":
-        st.warning(say(lang, "too_long", length=exchange.length, limit=MAX_MESSAGE_CHARS))
-    elif exchange.refusal == "neither":
-        st.info(say(lang, "scope_neither_answer"))
+    if exchange.refusal is Refusal.FLIGHT_NOT_IN_CANADA:
+        st.info(say(lang, exchange.refusal))
     elif exchange.refusal:
-        st.warning(say(lang, "no_words" if exchange.refusal == "empty" else exchange.refusal))
-    answer = exchange.answer
-    if answer is None:
+        st.warning(say(lang, exchange.refusal, length=exchange.length, limit=MAX_MESSAGE_CHARS))
+    found = exchange.search_result
+    if found is None:
         return
-    if answer.outside_coverage:
-        st.info(outside_coverage_message(lang, answer.outside_coverage))
+    if found.outside_coverage:
+        st.info(say(lang, found.outside_coverage))
         return
-    if not answer.understanding.questions:
-        st.warning(say(lang, "no_words"))
+    if not found.understanding.questions:
+        st.warning(say(lang, Refusal.EMPTY))
         return
     st.markdown(f"**{say(lang, 'questions_searched')}**", help=say(lang, "questions_searched_help"))
-    for question_index, result in enumerate(answer.results):
+    for question_index, result in enumerate(found.results):
         st.text(f"{question_index + 1}. {result.question}", width="stretch")
         above = exchange.shown_above[question_index] if exchange.shown_above else ()
         if above:
@@ -321,8 +320,8 @@ def show_reply(exchange: Exchange, index: int, lang: str, feedback: FeedbackLog,
         shown_ids = exchange.shown_ids[question_index] if exchange.shown_ids else ()
         for rank, hit in enumerate(result.hits):
             show_passage(hit, shown_ids[rank] if shown_ids else None, lang, feedback, expanded=rank == 0)
-    if answer.understanding.note:
-        st.caption(escape_markdown(say(lang, "offline_note", note=answer.understanding.note)))
+    if found.understanding.note:
+        st.caption(escape_markdown(say(lang, "offline_note", note=found.understanding.note)))
     if offer_scope and exchange.asks_flight_scope:
         st.markdown(f"**{say(lang, 'scope_question')}**")
         with st.container(horizontal=True):
@@ -494,7 +493,7 @@ def show_judged_passage(shown: ShownPassage, feedback: FeedbackLog, engine: Sear
         args=(save_judgement, feedback, shown.id, key),
         label_visibility="collapsed",
     )
-    if engine is not None and (pieces := engine.units.get((shown.doc, shown.unit), {}).get(shown.lang)):
+    if engine is not None and (pieces := engine.units.get(UnitId(shown.doc, shown.unit), {}).get(shown.lang)):
         with left.expander("Text"):
             st.text("\n".join(piece.text for piece in pieces), width="stretch")
 

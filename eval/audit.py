@@ -19,12 +19,14 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from eval.metrics import ranked_passages
 from eval.product_audit import format_judgements, judge_item, summarise_judgements
 from kb.jsonl import JsonLine, json_lines, read_jsonl
 from kb.passage import Passage
 from kb.settings import Settings
+from kb.sources import read_instruments
 from kb.store import SOURCES_DIR, ModelMismatchError, StoreMissingError
-from kb.verbatim import check_unit, law_sources
+from kb.verbatim import check_unit
 
 FIELDS = ("doc", "unit", "lang", "text")
 
@@ -57,7 +59,7 @@ def audit_passages(path: Path, sources_dir: Path = SOURCES_DIR) -> int:
     except (OSError, UnicodeDecodeError) as error:
         print(f"Cannot read {path}: {error}", file=sys.stderr)
         return 2
-    laws = law_sources(sources_dir)
+    laws = {(instrument.doc, instrument.lang): instrument.file for instrument in read_instruments(sources_dir)}
     guides: dict[tuple[str, str, str], Passage] | None = None
     records = failures = 0
     for line in lines:
@@ -108,11 +110,11 @@ def _guide_passages() -> dict[tuple[str, str, str], Passage]:
 
 
 def audit_gold(args: argparse.Namespace) -> int:
-    from retrieval import pipeline  # the search engine and its models load only when this runs
+    from retrieval import search  # the search engine and its models load only when this runs
 
     settings = Settings.from_environment()
     try:
-        engine = pipeline.load_engine(settings.store_dir, settings.chroma_url)
+        engine = search.load_engine(settings.store_dir, settings.chroma_url)
     except (StoreMissingError, ModelMismatchError) as error:
         print(f"Cannot open the knowledge base: {error}", file=sys.stderr)
         return 2
@@ -120,9 +122,9 @@ def audit_gold(args: argparse.Namespace) -> int:
     items = items[: args.limit] if args.limit is not None else items
     judgements, shown = [], []
     for item in tqdm(items, desc="product audit", unit="item", file=sys.stderr):
-        answer = pipeline.answer(item["turns"], engine, k=args.k, llm_config=None)
-        judgements.append({"id": item["id"], "type": item.get("type", ""), **judge_item(answer, item.get("gold", []))})
-        shown += [{field: getattr(p, field) for field in FIELDS} for p in answer.ranked_passages()]
+        found = search.search_dialogue(item["turns"], engine, k=args.k, llm_config=None)
+        judgements.append({"id": item["id"], "type": item.get("type", ""), **judge_item(found, item.get("gold", []))})
+        shown += [{field: getattr(p, field) for field in FIELDS} for p in ranked_passages(found)]
     summary = summarise_judgements(judgements)
     print(f"The product on {summary['items']} items (built-in rules, no language model, k={args.k}):")
     print("\n".join(format_judgements(summary)))

@@ -27,20 +27,21 @@ from eval.detector import detect
 from eval.generative_baseline import write_answer
 from eval.hallucination_prompts import PROMPT_VERSION
 from eval.hallucination_report import format_summary, summarise, write_report
-from eval.product_audit import audit_answer, judge_item, shown_tokens, tokens
+from eval.metrics import ranked_passages
+from eval.product_audit import audit_search, judge_item, shown_tokens, tokens
 from eval.result_cache import DEFAULT_DIR, ResultCache
 from kb.jsonl import read_jsonl
 from kb.passage import Passage
 from kb.settings import LLMSettings, Settings
 from kb.store import ModelMismatchError, StoreMissingError, current_generation
 from query_understanding.understanding import Understanding
-from retrieval.results import Answer, Hit, QuestionResult
+from retrieval.results import Hit, QuestionResult, SearchResult
 
 PROJECT = Path(__file__).resolve().parents[1]
 # What the product's retrieval depends on: a cached item is stale once any of these changes.
 PRODUCT_CODE = ("kb", "query_understanding", "retrieval")
 
-Retrieve = Callable[[list[str], int], Answer]
+Retrieve = Callable[[list[str], int], SearchResult]
 
 OFFLINE_MESSAGE = f"""\
 The generative baseline needs an LLM endpoint, and none is configured: the baseline and the LLM detector are
@@ -60,17 +61,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from retrieval import pipeline  # the search engine and its models load only when this command runs
+    from retrieval import search  # the search engine and its models load only when this command runs
 
     settings = Settings.from_environment()
     config = settings.llm
     try:
-        engine = pipeline.load_engine(settings.store_dir, settings.chroma_url)
+        engine = search.load_engine(settings.store_dir, settings.chroma_url)
     except (StoreMissingError, ModelMismatchError) as error:
         print(f"Cannot open the knowledge base: {error}", file=sys.stderr)
         return 2
     return run(
-        args, lambda turns, k: pipeline.answer(turns, engine, k=k, llm_config=config), config, settings.store_dir
+        args, lambda turns, k: search.search_dialogue(turns, engine, k=k, llm_config=config), config, settings.store_dir
     )
 
 
@@ -111,36 +112,38 @@ def audit_item(
     key = ResultCache.key(item["id"], item["turns"], chat.model if chat else None, PROMPT_VERSION, k, fingerprint)
     record = cache.get(key) if chat and not refresh else None
     if record is None:
-        answer = retrieve(item["turns"], k)
-        record = {"answer": _answer_record(answer), "baseline": None}
+        found = retrieve(item["turns"], k)
+        record = {"search": _search_record(found), "baseline": None}
         if chat:
-            record["baseline"] = baseline(chat, item["turns"], answer, retrieve, k=k, unanswerable=unanswerable)
+            record["baseline"] = baseline(chat, item["turns"], found, retrieve, k=k, unanswerable=unanswerable)
             cache.put(key, record)
-    answer = _answer_from_record(record["answer"])
-    failures = audit_answer(answer)
+    found = _search_from_record(record["search"])
+    failures = audit_search(found)
     return {
         "id": item["id"],
         "type": item.get("type", ""),
         "unanswerable": unanswerable,
-        "questions": [result.question for result in answer.results],
+        "questions": [result.question for result in found.results],
         "baseline": record["baseline"],
         "product": {
             "failures": [asdict(failure) for failure in failures],
-            "shown_tokens": shown_tokens(answer),
+            "shown_tokens": shown_tokens(found),
             "failed_tokens": sum(tokens(failure.span) for failure in failures),
-            "judged": judge_item(answer, item.get("gold", [])),
+            "judged": judge_item(found, item.get("gold", [])),
         },
     }
 
 
-def baseline(chat: Chat, turns: list[str], answer: Answer, retrieve: Retrieve, *, k: int, unanswerable: bool) -> dict:
+def baseline(
+    chat: Chat, turns: list[str], found: SearchResult, retrieve: Retrieve, *, k: int, unanswerable: bool
+) -> dict:
     """The generative answer from the product's passages, and what the detector finds in it."""
-    evidence = _evidence(answer.ranked_passages())
+    evidence = _evidence(ranked_passages(found))
     try:
         text = write_answer(chat, turns, evidence)
     except StageFailure as failure:
         return {"answer": None, "failure": failure.reason, "evidence": [asdict(e) for e in evidence]}
-    wider = [e for e in _evidence(retrieve(turns, 2 * k).ranked_passages()) if e not in evidence]
+    wider = [e for e in _evidence(ranked_passages(retrieve(turns, 2 * k))) if e not in evidence]
     detection = detect(text, evidence, turns, unanswerable=unanswerable, chat=chat, wider=wider)
     return {
         "answer": text,
@@ -169,19 +172,19 @@ def _evidence(passages: list[Passage]) -> list[Evidence]:
     return list(unique)
 
 
-def _answer_record(answer: Answer) -> dict:
+def _search_record(found: SearchResult) -> dict:
     return {
-        "understanding": asdict(answer.understanding),
+        "understanding": asdict(found.understanding),
         "results": [
             {"question": r.question, "hits": [{"passage": h.passage.to_record(), "score": h.score} for h in r.hits]}
-            for r in answer.results
+            for r in found.results
         ],
     }
 
 
-def _answer_from_record(record: dict) -> Answer:
+def _search_from_record(record: dict) -> SearchResult:
     understanding = record["understanding"]
-    return Answer(
+    return SearchResult(
         Understanding(**{**understanding, "questions": tuple(understanding["questions"])}),
         tuple(
             QuestionResult(r["question"], tuple(Hit(Passage.from_record(h["passage"]), h["score"]) for h in r["hits"]))

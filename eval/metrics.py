@@ -4,10 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from kb.passage import Passage, UnitId
+from retrieval.results import SearchResult
 
-def dedupe_units(units: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+
+def ranked_passages(result: SearchResult) -> list[Passage]:
+    """All shown passages in display order, as the evaluator ranks them."""
+    return [hit.passage for question in result.results for hit in question.hits]
+
+
+def dedupe_units(units: Iterable[UnitId]) -> list[UnitId]:
     """Units in rank order, each kept at its first occurrence."""
-    seen: set[tuple[str, str]] = set()
+    seen: set[UnitId] = set()
     ranked = []
     for unit in units:
         if unit not in seen:
@@ -16,12 +24,12 @@ def dedupe_units(units: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     return ranked
 
 
-def precision_at_k(ranked: list[tuple[str, str]], gold: set[tuple[str, str]], k: int) -> float:
+def precision_at_k(ranked: list[UnitId], gold: set[UnitId], k: int) -> float:
     """Hits in the top k over k: the denominator stays k even when fewer units are shown."""
     return sum(unit in gold for unit in dedupe_units(ranked)[:k]) / k
 
 
-def recall_at_k(ranked: list[tuple[str, str]], gold: set[tuple[str, str]], k: int) -> float:
+def recall_at_k(ranked: list[UnitId], gold: set[UnitId], k: int) -> float:
     if not gold:
         raise ValueError("recall is undefined for an item with no gold units")
     return sum(unit in gold for unit in dedupe_units(ranked)[:k]) / len(gold)
@@ -31,7 +39,7 @@ def f1(precision: float, recall: float) -> float:
     return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
 
 
-def average_precision_at_k(ranked: list[tuple[str, str]], gold: set[tuple[str, str]], k: int) -> float:
+def average_precision_at_k(ranked: list[UnitId], gold: set[UnitId], k: int) -> float:
     """(1 / min(|gold|, k)) · Σ_{i≤k} P@i · rel(i)."""
     if not gold:
         raise ValueError("average precision is undefined for an item with no gold units")

@@ -14,10 +14,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from eval.metrics import ranked_passages
+from kb.passage import UnitId
 from kb.store import SOURCES_DIR
 from kb.verbatim import check_unit
 from query_understanding.understanding import MAX_QUESTIONS
-from retrieval.results import Answer
+from retrieval.results import SearchResult
 
 _MARKUP = re.compile(r"[*#`<>|\[\]]|\n|\r")
 _TOKEN = re.compile(r"\w+")
@@ -30,17 +32,17 @@ class ProductFailure:
     detail: str
 
 
-def audit_answer(answer: Answer) -> list[ProductFailure]:
+def audit_search(found: SearchResult) -> list[ProductFailure]:
     """Every shown passage that is not its unit's text, and every question that is not one plain line."""
     failures = []
-    questions = [result.question for result in answer.results]
+    questions = [result.question for result in found.results]
     if len(questions) > MAX_QUESTIONS:
         detail = f"{len(questions)} questions, at most {MAX_QUESTIONS}"
         failures.append(ProductFailure("too many questions", "", detail))
     for question in questions:
         if not question.strip() or _MARKUP.search(question):
             failures.append(ProductFailure("question not a plain line", question, "empty, several lines or markup"))
-    for passage in answer.ranked_passages():
+    for passage in ranked_passages(found):
         if not (SOURCES_DIR / passage.source).is_file():
             failures.append(ProductFailure("source missing", passage.text, f"{passage.source} is not shipped"))
         elif reason := check_unit(passage, passage.text, SOURCES_DIR):
@@ -49,13 +51,13 @@ def audit_answer(answer: Answer) -> list[ProductFailure]:
     return failures
 
 
-def judge_item(answer: Answer, gold: list) -> dict:
+def judge_item(found: SearchResult, gold: list) -> dict:
     """What the product showed for one evaluation item, judged against its gold units.
 
     `irrelevant` is None when the gold names no units (an item labelled only as answerable).
     """
-    shown = list(dict.fromkeys((p.doc, p.unit) for p in answer.ranked_passages()))
-    gold_units = {(g["doc"], g["unit"]) for g in gold if isinstance(g, dict)}
+    shown = list(dict.fromkeys(p.unit_id for p in ranked_passages(found)))
+    gold_units = {UnitId(g["doc"], g["unit"]) for g in gold if isinstance(g, dict)}
     answerable = bool(gold)
     judged = not answerable or bool(gold_units)
     return {
@@ -64,7 +66,7 @@ def judge_item(answer: Answer, gold: list) -> dict:
         "false_acceptance": not answerable and bool(shown),
         "false_refusal": answerable and not shown,
         "irrelevant": [list(unit) for unit in shown if unit not in gold_units] if judged else None,
-        "not_verbatim": [failure.detail for failure in audit_answer(answer) if failure.kind != "too many questions"],
+        "not_verbatim": [failure.detail for failure in audit_search(found) if failure.kind != "too many questions"],
     }
 
 
@@ -117,7 +119,7 @@ def tokens(text: str) -> int:
     return len(_TOKEN.findall(text))
 
 
-def shown_tokens(answer: Answer) -> int:
-    return sum(tokens(result.question) for result in answer.results) + sum(
-        tokens(passage.text) for passage in answer.ranked_passages()
+def shown_tokens(found: SearchResult) -> int:
+    return sum(tokens(result.question) for result in found.results) + sum(
+        tokens(passage.text) for passage in ranked_passages(found)
     )

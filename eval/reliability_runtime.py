@@ -18,7 +18,7 @@ from kb.settings import Settings
 from kb.text import detect_language
 from query_understanding import CircuitBreaker, understand
 from query_understanding.llm_path import SKIPPED_NOTE
-from retrieval.conversation import Conversation
+from retrieval.conversation import Conversation, Refusal
 from retrieval.engine import SearchEngine
 from retrieval.review_log import FeedbackLog
 
@@ -115,7 +115,7 @@ def search_concurrently(engine: SearchEngine, questions=QUESTIONS, threads: int 
 
 @cache
 def _engine() -> SearchEngine:
-    from retrieval.pipeline import load_engine
+    from retrieval.search import load_engine
 
     settings = Settings.from_environment()
     return load_engine(settings.store_dir, settings.chroma_url)
@@ -245,8 +245,8 @@ def hostile_input(trial: int) -> None:
         log = FeedbackLog(Path(directory) / "feedback.sqlite3")
         exchange = conversation.ask("\x1b[31mMy flight\x1b[0m was delayed 6 hours\x1b]0;x\x07", _engine(), log, None)
         for message in OTHER_LANGUAGES:
-            assert conversation.ask(message, _engine(), log, None).refusal == "unsupported_language", message
-    shown = [exchange.message, *exchange.answer.understanding.questions]
+            assert conversation.ask(message, _engine(), log, None).refusal is Refusal.UNSUPPORTED_LANGUAGE, message
+    shown = [exchange.message, *exchange.search_result.understanding.questions]
     assert not any("[31m" in text or "\x1b" in text or "[0m" in text for text in shown), shown
 
 

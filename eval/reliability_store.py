@@ -23,18 +23,19 @@ import time
 import urllib.request
 import warnings
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
 from eval.local_server import free_port
 from eval.reliability import Scenario
 from ingest.__main__ import main as ingest_main
-from ingest.build import WEB_DIR, build_knowledge_base, describe_sources, load_passages, load_question_bank
-from ingest.snapshot import SavedPage, write_manifest
+from ingest.build import build_knowledge_base, load_passages, load_question_bank
 from ingest.web_pages import MalformedPageWarning
 from kb.embeddings import embed_query
 from kb.passage import index_text
 from kb.settings import Settings
+from kb.sources import WEB_DIR, SavedPage, read_sources, write_pages
 from kb.store import (
     CURRENT,
     META,
@@ -77,9 +78,9 @@ def base_store() -> Path:
         app_store.close()
     passages = load_passages(SOURCES_DIR)
     indexed = [IndexedPassage(p, index_text(p)) for p in passages]
-    sources = describe_sources(SOURCES_DIR)
+    sources = read_sources(SOURCES_DIR)
     bank = load_question_bank(passages)
-    build(indexed, {**sources, "licence": {**sources["licence"], "name": "an earlier build"}}, store, bank=bank)
+    build(indexed, replace(sources, licence=replace(sources.licence, name="an earlier build")), store, bank=bank)
     build(indexed, sources, store, bank=bank)
     return store
 
@@ -89,7 +90,7 @@ def baseline() -> tuple[frozenset[str], tuple[tuple[str, ...], ...]]:
     """The passage ids of the intact store, and the nearest passages to each question."""
     knowledge_base = KnowledgeBase.open(base_store())
     try:
-        return frozenset(knowledge_base.by_id), nearest(knowledge_base)
+        return frozenset(p.id for p in knowledge_base.passages), nearest(knowledge_base)
     finally:
         knowledge_base.close()
 
@@ -118,7 +119,7 @@ def assert_answers_as_before(store: Path) -> None:
     ids, answers = baseline()
     knowledge_base = KnowledgeBase.open(store)
     try:
-        assert frozenset(knowledge_base.by_id) == ids, "the rebuilt store holds other passages"
+        assert frozenset(p.id for p in knowledge_base.passages) == ids, "the rebuilt store holds other passages"
         assert nearest(knowledge_base) == answers, "the rebuilt store finds other passages"
     finally:
         knowledge_base.close()
@@ -253,7 +254,7 @@ def killed_ingest_keeps_the_knowledge_base(trial: int) -> None:
         process.communicate()
         after = KnowledgeBase.open(store)
         try:
-            assert after.directory.name in before or after.meta["sources"]["licence"]["name"].endswith(
+            assert after.directory.name in before or after.sources.licence.name.endswith(
                 f"(trial {trial})"
             )
         finally:
@@ -295,7 +296,7 @@ def save_example_pages(web: Path, pages: dict[str, bytes]) -> None:
         (web / "example.org" / name).write_bytes(content)
         url = f"https://example.org/{name}"
         saved.append(SavedPage(url, url, name, f"example.org/{name}", "2026-01-01T00:00:00+00:00"))
-    write_manifest(web, saved)
+    write_pages(web, saved)
 
 
 def sources_with_pages(root: Path, pages: dict[str, bytes]) -> Path:
@@ -410,7 +411,7 @@ def server_store_is_repaired_and_an_outage_named(_: int) -> None:
         with chroma_server(root / "chroma") as url:
             build_knowledge_base(sources, store, chroma_url=url)
             knowledge_base = KnowledgeBase.open(store, url)
-            expected = frozenset(knowledge_base.by_id)
+            expected = frozenset(p.id for p in knowledge_base.passages)
             knowledge_base.vectors.client.delete_collection(knowledge_base.collection.name)
             knowledge_base.close()
             try:
@@ -421,7 +422,8 @@ def server_store_is_repaired_and_an_outage_named(_: int) -> None:
                 raise AssertionError("a store whose collection is gone from the server opened as if intact")
             assert not build_knowledge_base(sources, store, chroma_url=url)[0].unchanged
             knowledge_base = KnowledgeBase.open(store, url)
-            assert frozenset(knowledge_base.by_id) == expected and knowledge_base.collection.count() == len(expected)
+            ids = frozenset(p.id for p in knowledge_base.passages)
+            assert ids == expected and knowledge_base.collection.count() == len(expected)
             knowledge_base.close()
         try:  # the server has stopped; a page configured for it starts
             KnowledgeBase.open(store, url).close()

@@ -7,6 +7,8 @@ Systems (all turns joined into one query unless said otherwise):
   full         what the page runs: query understanding (--qu), passages and question bank fused, threshold
   full-joined  the full search on all turns joined, without query understanding
   full-last    the full search on the last turn only, without query understanding
+
+The last two are the product's search of one question the evaluator writes itself (`search_one_question`).
 """
 
 from __future__ import annotations
@@ -20,15 +22,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from eval.metrics import average_precision_at_k, dedupe_units, f1, precision_at_k, recall_at_k
+from eval.metrics import average_precision_at_k, dedupe_units, f1, precision_at_k, ranked_passages, recall_at_k
 from kb.jsonl import read_jsonl
+from kb.passage import UnitId
 from kb.settings import LLMSettings, Settings
 from kb.text import detect_language
+from query_understanding.understanding import Understanding
 from retrieval.engine import SearchEngine
-from retrieval.pipeline import answer, load_engine
+from retrieval.results import SearchResult
+from retrieval.search import load_engine, search_dialogue, search_questions
 
 SYSTEMS = ("bm25", "dense", "hybrid", "full", "full-joined", "full-last")
-Units = list[tuple[str, str]]
+Units = list[UnitId]
+# the one question each system without query understanding searches: all turns joined, or the last turn
+ONE_QUESTION = {"full-joined": lambda turns: "\n".join(turns), "full-last": lambda turns: turns[-1] if turns else ""}
 
 
 @dataclass(frozen=True)
@@ -36,18 +43,24 @@ class GoldItem:
     id: str
     type: str
     turns: list[str]
-    gold: set[tuple[str, str]]
+    gold: set[UnitId]
 
 
 def load_gold(path: Path) -> list[GoldItem]:
     items = []
     for record in read_jsonl(path):
-        gold = {(g["doc"], g["unit"]) for g in record.get("gold", [])}
+        gold = {UnitId(g["doc"], g["unit"]) for g in record.get("gold", [])}
         items.append(GoldItem(record["id"], record.get("type", "?"), record["turns"], gold))
     return items
 
 
-def reciprocal_rank_fusion(score_maps: list[dict], constant: int = 60) -> list[tuple[tuple[str, str], float]]:
+def search_one_question(text: str, turns: list[str], engine: SearchEngine, k: int) -> SearchResult:
+    """The product's search of `text` as the only question, without query understanding."""
+    understanding = Understanding(standalone=text, questions=(text,) if text.strip() else (), path="none")
+    return search_questions(understanding, turns, engine, k)
+
+
+def reciprocal_rank_fusion(score_maps: list[dict], constant: int = 60) -> list[tuple[UnitId, float]]:
     fused: dict = defaultdict(float)
     for scores in score_maps:
         for rank, unit in enumerate(sorted(scores, key=lambda u: (-scores[u], u))):
@@ -73,14 +86,19 @@ def system_runner(
             return [unit for unit, _ in BASELINES[name](engine.evidence(text, detect_language(text)))][:k]
 
         return baseline
-    modes = {"full": "understand", "full-joined": "joined", "full-last": "last"}
-    if name in modes:
+    if name == "full":
 
-        def run(turns: list[str]) -> Units:
-            shown = answer(turns, engine, k=k, llm_config=llm_config, question_mode=modes[name])
-            return [(p.doc, p.unit) for p in shown.ranked_passages()]
+        def full(turns: list[str]) -> Units:
+            return [p.unit_id for p in ranked_passages(search_dialogue(turns, engine, k=k, llm_config=llm_config))]
 
-        return run
+        return full
+    if name in ONE_QUESTION:
+
+        def one_question(turns: list[str]) -> Units:
+            found = search_one_question(ONE_QUESTION[name](turns), turns, engine, k)
+            return [p.unit_id for p in ranked_passages(found)]
+
+        return one_question
     raise ValueError(f"unknown system {name!r}; expected some of {', '.join(SYSTEMS)}")
 
 

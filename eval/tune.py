@@ -17,11 +17,12 @@ import statistics
 from collections import defaultdict
 from pathlib import Path
 
-from eval.metrics import average_precision_at_k, dedupe_units, recall_at_k
+from eval.metrics import average_precision_at_k, dedupe_units, ranked_passages, recall_at_k
 from eval.retrieval_eval import GoldItem, load_gold
+from kb.passage import UnitId
 from kb.settings import Settings
 from retrieval.engine import Evidence, SearchEngine, Weights
-from retrieval.pipeline import answer, load_engine
+from retrieval.search import load_engine, search_dialogue
 
 # Values each earlier, wider run chose in some fold (passage sparse was never chosen, the multilingual weight is
 # set on the bank itself), crossed with the outside-the-law margin; 1.0 switches that refusal off.
@@ -51,9 +52,8 @@ class CachedEvidenceEngine(SearchEngine):
         return self._evidence[key]
 
 
-def shown_units(engine: SearchEngine, item: GoldItem, k: int) -> list[tuple[str, str]]:
-    result = answer(item.turns, engine, k=k)
-    return dedupe_units([(p.doc, p.unit) for p in result.ranked_passages()])[:k]
+def shown_units(engine: SearchEngine, item: GoldItem, k: int) -> list[UnitId]:
+    return dedupe_units(p.unit_id for p in ranked_passages(search_dialogue(item.turns, engine, k=k)))[:k]
 
 
 def item_scores(engine: SearchEngine, items: list[GoldItem], k: int) -> dict[str, dict]:

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from ingest.build import WEB_DIR, build_knowledge_base
-from ingest.laws import SourceError
+from ingest.build import build_knowledge_base
 from kb.settings import Settings
+from kb.sources import WEB_DIR, SourceError
 from kb.store import SOURCES_DIR, BuildLockedError, StoreUnreachableError
 from kb.verbatim import VerbatimError
 

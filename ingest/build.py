@@ -4,42 +4,25 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterable
-from dataclasses import asdict
 from pathlib import Path
 
-from ingest.laws import SourceError, load_law_passages, read_json_object
-from ingest.snapshot import MANIFEST, read_manifest
+from ingest.laws import load_law_passages
 from kb.bank import BANK_DIR, BankEntry, load_bank
 from kb.passage import Passage, index_text
+from kb.sources import MANIFEST, WEB_DIR, read_sources
 from kb.store import BuildReport, IndexedPassage, build
 from kb.verbatim import VerbatimError, check_passages
-
-WEB_DIR = "web"
-LICENCE_FIELDS = ("name", "url", "attribution")
 
 
 def load_passages(sources_dir: Path) -> list[Passage]:
     """Law passages, plus guide pages when a crawl has saved a web snapshot beside the law."""
     passages = load_law_passages(sources_dir)
     web_dir = sources_dir / WEB_DIR
-    if (web_dir / "manifest.json").is_file():
+    if (web_dir / MANIFEST).is_file():
         from ingest.web_pages import load_web_passages
 
         passages.extend(load_web_passages(web_dir))
     return passages
-
-
-def describe_sources(sources_dir: Path) -> dict:
-    """What the status panel shows: instruments with languages and consolidation dates, and saved pages."""
-    path = sources_dir / "manifest.json"
-    manifest = read_json_object(path)
-    licence = manifest.get("licence")
-    if not isinstance(licence, dict) or not all(isinstance(licence.get(key), str) for key in LICENCE_FIELDS):
-        raise SourceError(f'{path} has no "licence" with a {", ".join(LICENCE_FIELDS)}.')
-    description = {"instruments": manifest["instruments"], "licence": licence, "pages": []}
-    if (sources_dir / WEB_DIR / MANIFEST).is_file():
-        description["pages"] = [asdict(page) for page in read_manifest(sources_dir / WEB_DIR)]
-    return description
 
 
 def load_question_bank(passages: list[Passage], bank_dir: Path = BANK_DIR) -> list[BankEntry]:
@@ -67,5 +50,5 @@ def build_knowledge_base(
         raise VerbatimError(failures)  # the knowledge base in use stays as it was
     bank = load_question_bank(passages, bank_dir)
     indexed = [IndexedPassage(p, index_text(p)) for p in passages]
-    report = build(indexed, describe_sources(sources_dir), store_dir, progress, lock_wait, on_wait, bank, chroma_url)
+    report = build(indexed, read_sources(sources_dir), store_dir, progress, lock_wait, on_wait, bank, chroma_url)
     return report, passages, bank

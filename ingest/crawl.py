@@ -25,7 +25,8 @@ from bs4 import BeautifulSoup
 from bs4.exceptions import ParserRejectedMarkup
 
 from ingest.scope import Scope, clean_url, page_key, site_of
-from ingest.snapshot import SavedPage, page_file, replace_snapshot, write_manifest
+from ingest.snapshot import page_file, replace_snapshot
+from kb.sources import SavedPage, write_pages
 from kb.text import squash_spaces
 
 AGENT = "air-passenger-rights-assistant"
@@ -116,7 +117,7 @@ def crawl(
             raise NoNetworkError(f"No network: could not reach {', '.join(seeds)}", report)
         if not report.pages:
             raise CrawlError(f"No page could be saved from {', '.join(seeds)}:\n{report.summary()}", report)
-        write_manifest(staging, report.pages)
+        write_pages(staging, report.pages)
         replace_snapshot(staging, snapshot_dir)
         return report
     finally:

@@ -9,16 +9,15 @@ law's own words and the whole reads as the official page does.
 
 from __future__ import annotations
 
-import json
 import re
 import warnings
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from kb.law_xml import consolidation_date, in_force_on, label_text, roman_or_arabic, running_text
 from kb.passage import Passage
+from kb.sources import Instrument, SourceError, read_instruments
 from kb.text import squash_spaces
 
 MAX_PART_CHARS = 1500  # a longer section is indexed in pieces, cut only between subsections
@@ -45,65 +44,10 @@ LABELS = {
 }
 
 
-class SourceError(Exception):
-    """The law snapshot is missing or empty: nothing sensible can be built from it."""
-
-
-@dataclass(frozen=True)
-class Instrument:
-    """One shipped XML file and what the manifest says of it."""
-
-    doc: str
-    instrument: str
-    lang: str
-    file: str
-    url: str
-    consolidated: str
-
-
-INSTRUMENT_FIELDS = ("doc", "instrument", "language", "file", "url", "consolidated")
-
-
-def read_json_object(path: Path) -> dict:
-    """A manifest's JSON object; SourceError naming the file and what is wrong with it otherwise."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        raise SourceError(f"{path} cannot be read: {error}") from None
-    except json.JSONDecodeError as error:
-        raise SourceError(
-            f"{path} is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
-        ) from None
-    if not isinstance(data, dict):
-        raise SourceError(f"{path} must hold a JSON object, not a {type(data).__name__}")
-    return data
-
-
-def read_manifest(sources_dir: Path) -> list[Instrument]:
-    manifest = sources_dir / "manifest.json"
-    if not manifest.is_file():
-        raise SourceError(f"No manifest at {manifest}: the law snapshot is missing.")
-    entries = read_json_object(manifest).get("instruments")
-    if not isinstance(entries, list):
-        raise SourceError(f'{manifest} has no list of "instruments".')
-    if not entries:
-        raise SourceError(f"{manifest} lists no instruments.")
-    instruments = []
-    for number, entry in enumerate(entries, start=1):
-        fields = entry if isinstance(entry, dict) else {}
-        missing = [name for name in INSTRUMENT_FIELDS if not isinstance(fields.get(name), str) or not fields[name]]
-        if missing:
-            raise SourceError(f"{manifest}: instrument {number} has no text for {', '.join(missing)}.")
-        if fields["language"] not in LABELS:
-            raise SourceError(f"{manifest}: instrument {number} is in {fields['language']!r}; only en and fr are read.")
-        instruments.append(Instrument(*(fields[name] for name in INSTRUMENT_FIELDS)))
-    return instruments
-
-
 def load_law_passages(sources_dir: Path) -> list[Passage]:
     """All passages of all instruments in the manifest; an unreadable file is skipped with a named warning,
     and so is one that yields no passage (XML, but not a Justice Canada instrument)."""
-    instruments = read_manifest(sources_dir)
+    instruments = read_instruments(sources_dir)
     passages: list[Passage] = []
     for instrument in instruments:
         path = sources_dir / instrument.file

@@ -27,9 +27,9 @@ from bs4.exceptions import ParserRejectedMarkup
 from langchain_text_splitters import HTMLSectionSplitter
 from lxml import etree
 
-from ingest.snapshot import MANIFEST, SavedPage, read_manifest
 from kb.html_page import NotAnHtmlPage, decode_page, is_not_content, is_step_heading, main_content
 from kb.passage import Passage
+from kb.sources import MANIFEST, SavedPage, read_pages
 from kb.text import detect_language, squash_spaces
 
 SPLIT_HEADINGS = ["h1", "h2", "h3"]
@@ -59,7 +59,7 @@ def load_web_passages(snapshot_dir: Path) -> list[Passage]:
     if not (snapshot_dir / MANIFEST).is_file():
         return []
     passages = []
-    for page in read_manifest(snapshot_dir):
+    for page in read_pages(snapshot_dir):
         path = snapshot_dir / page.file
         source = path.relative_to(snapshot_dir.parent).as_posix()
         try:

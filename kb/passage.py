@@ -5,8 +5,16 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass
+from typing import NamedTuple
 
 HEADING_SEPARATOR = " › "
+
+
+class UnitId(NamedTuple):
+    """A unit of law as the evaluation set names it (`SOR-2019-150`, `s19`): what is fused, shown and judged."""
+
+    doc: str
+    unit: str
 
 
 @dataclass(frozen=True)
@@ -30,6 +38,10 @@ class Passage:
     source: str
     part: int = 0
     kind: str = "law"  # "law" or "guide"
+
+    @property
+    def unit_id(self) -> UnitId:
+        return UnitId(self.doc, self.unit)
 
     @property
     def id(self) -> str:

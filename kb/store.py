@@ -43,6 +43,7 @@ from kb.embeddings import MODEL_ID, QUERY_PREFIX, OfflineBgeEmbedding, embed
 from kb.jsonl import read_jsonl
 from kb.passage import Passage
 from kb.settings import PROJECT_ROOT
+from kb.sources import Sources
 
 SOURCES_DIR = PROJECT_ROOT / "kb" / "sources"
 CURRENT = "CURRENT"
@@ -207,15 +208,16 @@ def _release(client: chromadb.ClientAPI, copy: tempfile.TemporaryDirectory | Non
 
 
 class KnowledgeBase:
-    """One opened, verified generation: its passages, their indexed texts, its Chroma collections, its metadata."""
+    """One opened, verified generation: its passages, their indexed texts, its Chroma collections, its metadata
+    and the sources it was built from."""
 
     def __init__(self, directory: Path, meta: dict, records: dict[str, list[dict]], vectors: _Vectors):
         self.directory = directory
         self.meta = meta
+        self.sources = Sources.from_record(meta["sources"])
         self.records = records
         self.indexed = [IndexedPassage(Passage.from_record(r["passage"]), r["index_text"]) for r in records["passages"]]
         self.passages = [item.passage for item in self.indexed]
-        self.by_id = {p.id: p for p in self.passages}
         self.vectors = vectors
         self.collections = {part.collection: vectors.collection(directory.name, part) for part in GENERATION_PARTS}
         self.collection = self.collections[PASSAGES.collection]
@@ -330,6 +332,7 @@ def _read_meta(store_dir: Path, directory: Path) -> dict:
         and all(isinstance(entry, dict) and {"size", "sha256"} <= entry.keys() for entry in files.values())
         and isinstance(meta.get("fingerprint"), str)
         and isinstance(meta.get("chroma_server"), str)
+        and isinstance(meta.get("sources"), dict)
     )
     if not valid:
         raise StoreDamagedError(store_dir, f"{directory.name}/{META} lacks the counts and checksums of its files")
@@ -414,14 +417,14 @@ def _server_answers(vectors: _Vectors) -> bool:
 # -- building ---------------------------------------------------------------------------------------------------
 
 
-def fingerprint(indexed: list[IndexedPassage], sources: dict, bank: list[BankEntry]) -> str:
+def fingerprint(indexed: list[IndexedPassage], sources: Sources, bank: list[BankEntry]) -> str:
     digest = hashlib.sha256(MODEL_ID.encode())
     for item in indexed:
         digest.update(item.passage.content_hash.encode())
         digest.update(embed_hash(item.index_text).encode())
     for entry in bank:
         digest.update(entry.id.encode())
-    digest.update(json.dumps(sources, sort_keys=True).encode())
+    digest.update(json.dumps(sources.to_record(), sort_keys=True).encode())
     return digest.hexdigest()
 
 
@@ -463,7 +466,7 @@ def build_lock(store_dir: Path, wait: float = 0.0, on_wait: Callable[[str], None
 
 def build(
     indexed: list[IndexedPassage],
-    sources: dict,
+    sources: Sources,
     store_dir: Path,
     progress: Callable[[Iterable], Iterable] = lambda batches: batches,
     lock_wait: float = 0.0,
@@ -474,8 +477,8 @@ def build(
     """Write a new generation from `indexed` and the question `bank` and switch to it, unless an intact current
     one has the same inputs.
 
-    `sources` (what the snapshot's manifests say: instruments, consolidation dates, pages) is kept in the
-    generation's metadata for the page's status panel. `progress` wraps the embedding batches. Every run
+    `sources` (what the snapshot's manifests say: instruments, consolidation dates, licence, pages) is kept in
+    the generation's metadata for the page's status panel. `progress` wraps the embedding batches. Every run
     removes old, partial and damaged generations, keeping the current one and the one it replaced. The
     collections go to the Chroma server `chroma_url`, or ("") into the generation's directory.
     """
@@ -574,7 +577,7 @@ def _write_generation(
     bank: list[BankEntry],
     vectors: dict[str, list[float]],
     print_: str,
-    sources: dict,
+    sources: Sources,
     replaces: str,
 ) -> None:
     """Every file of a new generation, meta.json (with the checksums of the others) last."""
@@ -627,7 +630,7 @@ def _write_generation(
         "chroma_server": server,
         "files": files,
         "replaces": replaces,
-        "sources": sources,
+        "sources": sources.to_record(),
     }
     _write_durably(directory / META, json.dumps(meta, indent=2, ensure_ascii=False))
 

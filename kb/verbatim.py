@@ -25,7 +25,6 @@ as its title.
 from __future__ import annotations
 
 import difflib
-import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Iterator
@@ -306,10 +305,3 @@ def page_sections(path: Path) -> tuple[tuple[tuple[str, ...], str], ...]:
     return tuple((headings, "".join(pieces)) for headings, pieces in sections if "".join(pieces).split())
 
 
-# -- records outside the knowledge base ---------------------------------------------------------------------
-
-
-def law_sources(sources_dir: Path) -> dict[tuple[str, str], str]:
-    """(doc, lang) -> XML file, from the snapshot's manifest."""
-    manifest = json.loads((sources_dir / "manifest.json").read_text(encoding="utf-8"))
-    return {(item["doc"], item["language"]): item["file"] for item in manifest["instruments"]}

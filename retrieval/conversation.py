@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Literal
 
 from kb.settings import LLMSettings
@@ -17,12 +18,22 @@ from kb.text import MAX_MESSAGE_CHARS, clean_message, detect_language
 from query_understanding.flight_scope import ScopeChoice, says_where_flight_went, with_flight_scope
 from query_understanding.languages import in_unsupported_language
 from retrieval.engine import SearchEngine
-from retrieval.pipeline import answer
-from retrieval.results import Answer
+from retrieval.results import SearchResult
 from retrieval.review_log import FeedbackLog, FeedbackLogError
+from retrieval.search import search_dialogue
 
-Refusal = Literal["", "empty", "too_long", "unsupported_language", "neither", "search_failed", "search_server_down"]
 log = logging.getLogger(__name__)
+
+
+class Refusal(StrEnum):
+    """Why a message gets a fixed reply instead of passages; the page's wording is keyed by it."""
+
+    EMPTY = "empty"  # nothing to look up in the message
+    TOO_LONG = "too_long"
+    UNSUPPORTED_LANGUAGE = "unsupported_language"
+    FLIGHT_NOT_IN_CANADA = "flight_not_in_canada"  # the passenger said the flight neither starts nor ends in Canada
+    SEARCH_FAILED = "search_failed"
+    SEARCH_SERVER_DOWN = "search_server_down"
 
 
 def as_shown(message: str) -> str:
@@ -31,16 +42,16 @@ def as_shown(message: str) -> str:
     return message if len(message) <= MAX_MESSAGE_CHARS else message[:MAX_MESSAGE_CHARS] + "…"
 
 
-def refusal_for(message: str) -> Refusal:
+def refusal_for(message: str) -> Refusal | None:
     """Why a cleaned message is not searched at all: nothing in it, longer than the page searches, or written
     in a language the knowledge base and the rules do not read."""
     if not message.strip():
-        return "empty"
+        return Refusal.EMPTY
     if len(message) > MAX_MESSAGE_CHARS:
-        return "too_long"
+        return Refusal.TOO_LONG
     if in_unsupported_language(message):
-        return "unsupported_language"
-    return ""
+        return Refusal.UNSUPPORTED_LANGUAGE
+    return None
 
 
 def interface_language(current: str, message: str) -> str:
@@ -52,14 +63,14 @@ def interface_language(current: str, message: str) -> str:
 class Exchange:
     """One message and what the page showed for it.
 
-    `message` is what the passenger typed, or the label of the choice they clicked. `refusal` names the fixed
-    message shown instead of results. `shown_ids` are the feedback log's ids of the passages, per question;
+    `message` is what the passenger typed, or the label of the choice they clicked. `refusal` says why a fixed
+    message is shown instead of a search. `shown_ids` are the feedback log's ids of the passages, per question;
     `shown_above` the titles of passages a question found that an earlier question already shows.
     """
 
     message: str
-    answer: Answer | None = None
-    refusal: Refusal = ""
+    search_result: SearchResult | None = None
+    refusal: Refusal | None = None
     length: int = 0
     turn_id: int | None = None
     shown_ids: tuple[tuple[int, ...], ...] = ()
@@ -67,7 +78,7 @@ class Exchange:
     asks_flight_scope: bool = False
 
 
-def passages_shown_above(result: Answer) -> tuple[tuple[str, ...], ...]:
+def passages_shown_above(result: SearchResult) -> tuple[tuple[str, ...], ...]:
     """Per question, the titles of what it found that an earlier question already shows, so that the page
     points up to them rather than saying the knowledge base does not cover the question."""
     return tuple(tuple(hit.passage.title for hit in question.shown_above) for question in result.results)
@@ -98,7 +109,7 @@ class Conversation:
     ) -> Exchange:
         """Search the last message again, now saying where the flight went; "neither" is answered with a fixed note."""
         if choice == "neither" or not self.turns:
-            return self._add(Exchange(label, refusal="neither"))
+            return self._add(Exchange(label, refusal=Refusal.FLIGHT_NOT_IN_CANADA))
         return self._search(with_flight_scope(self.turns, choice), label, engine, feedback_log, llm_config)
 
     def _search(
@@ -110,15 +121,16 @@ class Conversation:
         llm_config: LLMSettings | None,
     ) -> Exchange:
         try:
-            result = answer(turns, engine, llm_config=llm_config)
+            result = search_dialogue(turns, engine, llm_config=llm_config)
         except Exception:  # the page must say something plain rather than show a stack trace
             log.exception("search failed")
             server_down = engine.knowledge_base.server_unreachable()
-            return self._add(Exchange(shown_as, refusal="search_server_down" if server_down else "search_failed"))
+            refusal = Refusal.SEARCH_SERVER_DOWN if server_down else Refusal.SEARCH_FAILED
+            return self._add(Exchange(shown_as, refusal=refusal))
         self.turns = turns
         exchange = Exchange(
             shown_as,
-            answer=result,
+            search_result=result,
             shown_above=passages_shown_above(result),
             asks_flight_scope=bool(result.understanding.questions)
             and not result.outside_coverage

@@ -26,12 +26,10 @@ from rank_bm25 import BM25Okapi
 from kb.bank import load_outside
 from kb.embeddings import embed_queries
 from kb.multilingual import embed_multilingual
-from kb.passage import Passage
+from kb.passage import Passage, UnitId
 from kb.store import KnowledgeBase
 from retrieval.results import Hit
 from retrieval.terms import terms
-
-Unit = tuple[str, str]
 
 CITING_TOP = 3
 REFERENCE = re.compile(
@@ -66,11 +64,11 @@ class Weights:
 class Evidence:
     """Each kind of evidence for one question: unit -> score, each kind on its own scale."""
 
-    passage_dense: dict[Unit, float]
-    passage_sparse: dict[Unit, float]
-    bank_dense: dict[Unit, float]
-    bank_sparse: dict[Unit, float]
-    bank_multilingual: dict[Unit, float] = field(default_factory=dict)
+    passage_dense: dict[UnitId, float]
+    passage_sparse: dict[UnitId, float]
+    bank_dense: dict[UnitId, float]
+    bank_sparse: dict[UnitId, float]
+    bank_multilingual: dict[UnitId, float] = field(default_factory=dict)
     closest_outside: float = 0.0  # the nearest question about flying that no unit answers
 
     @property
@@ -78,7 +76,7 @@ class Evidence:
         """How close the nearest way a passenger asks about any unit is: whether the question is in scope at all."""
         return max(self.bank_dense.values(), default=0.0)
 
-    def fuse(self, weights: Weights, references: dict[Unit, set[Unit]] | None = None) -> list[tuple[Unit, float]]:
+    def fuse(self, weights: Weights, references: dict[UnitId, set[UnitId]] | None = None) -> list[tuple[UnitId, float]]:
         """Units best first. A dense score counts above the weakest candidate's, so that a unit absent from
         the dense candidates is not punished more than the weakest one found. A unit that cites one of the
         best units, or is cited by one, gets a share of its score: the law's own structure (the
@@ -98,7 +96,7 @@ class Evidence:
         }
         if references and weights.cross_reference:
             top = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))[:CITING_TOP]
-            bonus: dict[Unit, float] = defaultdict(float)
+            bonus: dict[UnitId, float] = defaultdict(float)
             for unit, score in top:
                 for neighbour in references.get(unit, ()):
                     bonus[neighbour] = max(bonus[neighbour], weights.cross_reference * score)
@@ -107,34 +105,34 @@ class Evidence:
         return sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
-def cross_references(passages: list[Passage]) -> dict[Unit, set[Unit]]:
+def cross_references(passages: list[Passage]) -> dict[UnitId, set[UnitId]]:
     """Which sections of the same instrument each section cites ("section 19", "12(2)"), both ways round."""
-    sections = {(p.doc, p.unit) for p in passages if p.kind == "law"}
-    graph: dict[Unit, set[Unit]] = defaultdict(set)
+    sections = {p.unit_id for p in passages if p.kind == "law"}
+    graph: dict[UnitId, set[UnitId]] = defaultdict(set)
     for passage in passages:
         if passage.kind != "law" or passage.lang != "en":
             continue
         for match in REFERENCE.finditer(passage.text):
-            cited = (passage.doc, "s" + (match.group(1) or match.group(2)))
-            if cited in sections and cited != (passage.doc, passage.unit):
-                graph[(passage.doc, passage.unit)].add(cited)
-                graph[cited].add((passage.doc, passage.unit))
+            cited = UnitId(passage.doc, "s" + (match.group(1) or match.group(2)))
+            if cited in sections and cited != passage.unit_id:
+                graph[passage.unit_id].add(cited)
+                graph[cited].add(passage.unit_id)
     return dict(graph)
 
 
 class SparseIndex:
     """BM25 over texts that each belong to a unit; a unit scores its best text, scaled so the best unit is 1."""
 
-    def __init__(self, texts: list[str], units: list[Unit], lang: str):
+    def __init__(self, texts: list[str], units: list[UnitId], lang: str):
         self.lang = lang
         self.units = units
         self.index = BM25Okapi([terms(text, lang) for text in texts]) if texts else None
 
-    def scores(self, query: str) -> dict[Unit, float]:
+    def scores(self, query: str) -> dict[UnitId, float]:
         query_terms = terms(query, self.lang)
         if self.index is None or not query_terms:
             return {}
-        best: dict[Unit, float] = {}
+        best: dict[UnitId, float] = {}
         for unit, score in zip(self.units, self.index.get_scores(query_terms), strict=True):
             if score > best.get(unit, 0.0):
                 best[unit] = float(score)
@@ -148,21 +146,22 @@ class SearchEngine:
     def __init__(self, knowledge_base: KnowledgeBase, weights: Weights | None = None):
         self.knowledge_base = knowledge_base
         self.weights = weights or Weights()
-        self.units: dict[Unit, dict[str, list[Passage]]] = defaultdict(lambda: defaultdict(list))
+        self.units: dict[UnitId, dict[str, list[Passage]]] = defaultdict(lambda: defaultdict(list))
         for passage in knowledge_base.passages:
-            self.units[(passage.doc, passage.unit)][passage.lang].append(passage)
+            self.units[passage.unit_id][passage.lang].append(passage)
         self.passage_sparse: dict[str, SparseIndex] = {}
         for lang in {p.lang for p in knowledge_base.passages}:
             items = [item for item in knowledge_base.indexed if item.passage.lang == lang]
             self.passage_sparse[lang] = SparseIndex(
-                [item.index_text for item in items], [(i.passage.doc, i.passage.unit) for i in items], lang
+                [item.index_text for item in items], [item.passage.unit_id for item in items], lang
             )
         self.references = cross_references(knowledge_base.passages)
         self.bank_sparse: dict[str, SparseIndex] = {}
         for lang in {e.lang for e in knowledge_base.bank}:
             entries = [e for e in knowledge_base.bank if e.lang == lang]
-            self.bank_sparse[lang] = SparseIndex([e.text for e in entries], [(e.doc, e.unit) for e in entries], lang)
-        self.bank_units = [(e.doc, e.unit) for e in knowledge_base.bank]
+            units = [UnitId(e.doc, e.unit) for e in entries]
+            self.bank_sparse[lang] = SparseIndex([e.text for e in entries], units, lang)
+        self.bank_units = [UnitId(e.doc, e.unit) for e in knowledge_base.bank]
         self.bank_multilingual = embed_multilingual([e.text for e in knowledge_base.bank])
         self.outside = embed_queries(load_outside())
 
@@ -179,17 +178,17 @@ class SearchEngine:
             closest_outside=float((self.outside @ vector).max()) if len(self.outside) else 0.0,
         )
 
-    def _multilingual(self, question: str) -> dict[Unit, float]:
+    def _multilingual(self, question: str) -> dict[UnitId, float]:
         """Cosine per unit (its best entry) among the entries nearest to the question, in any language."""
         similarities = self.bank_multilingual @ embed_multilingual([question])[0]
-        best: dict[Unit, float] = {}
+        best: dict[UnitId, float] = {}
         for index in np.argsort(-similarities)[:BANK_CANDIDATES]:
             unit = self.bank_units[index]
             best[unit] = max(best.get(unit, -1.0), float(similarities[index]))
         return best
 
     @staticmethod
-    def _dense(collection, vector, candidates: int) -> dict[Unit, float]:
+    def _dense(collection, vector, candidates: int) -> dict[UnitId, float]:
         """Cosine similarity per unit (its best text) among the nearest texts in a Chroma collection."""
         count = collection.count()
         if not count:
@@ -197,9 +196,9 @@ class SearchEngine:
         result = collection.query(
             query_embeddings=[vector], n_results=min(candidates, count), include=["metadatas", "distances"]
         )
-        best: dict[Unit, float] = {}
+        best: dict[UnitId, float] = {}
         for meta, distance in zip(result["metadatas"][0], result["distances"][0], strict=True):
-            unit = (meta["doc"], meta["unit"])
+            unit = UnitId(meta["doc"], meta["unit"])
             best[unit] = max(best.get(unit, -1.0), 1.0 - float(distance))
         return best
 
@@ -226,7 +225,7 @@ class SearchEngine:
                 break
         return hits
 
-    def unit_passage(self, unit: Unit, lang: str) -> Passage | None:
+    def unit_passage(self, unit: UnitId, lang: str) -> Passage | None:
         """The whole unit as one passage, in `lang` if the knowledge base has it, else in English."""
         by_lang = self.units.get(unit)
         if not by_lang:

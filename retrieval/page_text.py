@@ -10,12 +10,17 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
+from kb.sources import Instrument, Sources
+from retrieval.conversation import Refusal
+from retrieval.coverage import OutsideCoverage
+
 LANGUAGES = {"en": "English", "fr": "Français"}
 # A language as named in a sentence of the interface: LANGUAGE_NAMES[interface language][language].
 LANGUAGE_NAMES = {"en": {"en": "English", "fr": "French"}, "fr": {"en": "anglais", "fr": "français"}}
 CTA_URL = "https://otc-cta.gc.ca"
 JUSTICE_LAWS_URL = "https://laws-lois.justice.gc.ca"
 
+# Each sentence is keyed by its name, or by why nothing is searched or shown (a Refusal, an OutsideCoverage).
 TEXT: dict[str, dict[str, str]] = {
     "en": {
         "page_title": "Air passenger rights in Canada: the law's own words",
@@ -49,38 +54,38 @@ TEXT: dict[str, dict[str, str]] = {
         ),
         "shown_above": "The passages found for this question are shown above: {titles}.",
         "also_shown_above": "Also found for this question, and shown above: {titles}.",
-        "outside_foreign regime": (
+        OutsideCoverage.FOREIGN_REGIME: (
             "This looks like a question under another country's rules, such as the European Union's "
             "Regulation 261/2004. The knowledge base holds Canadian law on air travel only, so it cannot show "
             "those rules; the authorities of that country, or the airline, can say which apply."
         ),
-        "outside_another kind of service": (
+        OutsideCoverage.OTHER_SERVICE: (
             "This looks like a question about another kind of service, such as a train, a bus, a hotel or a "
             "booking site. The knowledge base covers air travel under Canadian law only. The Canadian "
             f"Transportation Agency ({CTA_URL}) can say which rules apply to other travel in Canada."
         ),
-        "outside_not about air travel": (
+        OutsideCoverage.NOT_AIR_TRAVEL: (
             "This does not look like a question about air travel. The knowledge base covers air passengers' "
             "rights under Canadian law: delays, cancellations, denied boarding, tarmac delays, baggage, "
             "seating, accessibility and complaints."
         ),
-        "no_words": (
+        Refusal.EMPTY: (
             "There is nothing to look up in this message. Describe what happened on your flight in a few words."
         ),
-        "too_long": (
+        Refusal.TOO_LONG: (
             "This message is too long to search ({length:,} characters; the limit is {limit:,}). Nothing was "
             "searched. Please send the main facts only: what happened, with which airline, and where the flight "
             "went."
         ),
-        "search_failed": "Something went wrong while searching, and nothing could be shown. Please try again.",
-        "search_server_down": (
+        Refusal.SEARCH_FAILED: "Something went wrong while searching, and nothing could be shown. Please try again.",
+        Refusal.SEARCH_SERVER_DOWN: (
             "The search server is not answering, so nothing could be searched. Please try again in a few minutes."
         ),
         "scope_question": "Was your flight to, from or within Canada?",
         "scope_within": "Within Canada",
         "scope_to_or_from": "To or from Canada",
         "scope_neither": "Neither",
-        "scope_neither_answer": (
+        Refusal.FLIGHT_NOT_IN_CANADA: (
             "Canada's air passenger protection rules apply to flights to, from and within Canada. For a flight "
             "that neither starts nor ends in Canada, the rules of the countries involved apply, and the knowledge "
             "base does not hold them."
@@ -105,7 +110,7 @@ TEXT: dict[str, dict[str, str]] = {
             "booking references removed, and deleted after {days} days."
         ),
         "log_failed": "Maintainers: the log of questions could not be written; see the server's log.",
-        "unsupported_language": (
+        Refusal.UNSUPPORTED_LANGUAGE: (
             "The assistant reads questions in English and French only. Please ask again in one of these languages."
         ),
         "kb_missing": "The knowledge base has not been built yet, so nothing can be searched.",
@@ -157,42 +162,42 @@ TEXT: dict[str, dict[str, str]] = {
         ),
         "shown_above": "Les passages trouvés pour cette question sont affichés plus haut : {titles}.",
         "also_shown_above": "Également trouvés pour cette question, et affichés plus haut : {titles}.",
-        "outside_foreign regime": (
+        OutsideCoverage.FOREIGN_REGIME: (
             "Cette question semble porter sur les règles d'un autre pays, comme le règlement 261/2004 de l'Union "
             "européenne. La base de connaissances ne contient que le droit canadien du transport aérien et ne "
             "peut donc pas montrer ces règles; les autorités de ce pays, ou la compagnie aérienne, peuvent dire "
             "lesquelles s'appliquent."
         ),
-        "outside_another kind of service": (
+        OutsideCoverage.OTHER_SERVICE: (
             "Cette question semble porter sur un autre type de service, comme un train, un autocar, un hôtel ou "
             "un site de réservation. La base de connaissances ne couvre que le transport aérien en droit "
             f"canadien. L'Office des transports du Canada ({CTA_URL}) peut dire quelles règles s'appliquent aux "
             "autres voyages au Canada."
         ),
-        "outside_not about air travel": (
+        OutsideCoverage.NOT_AIR_TRAVEL: (
             "Cette question ne semble pas porter sur le transport aérien. La base de connaissances couvre les "
             "droits des passagers aériens en droit canadien : retards, annulations, refus d'embarquement, "
             "retards sur l'aire de trafic, bagages, sièges, accessibilité et plaintes."
         ),
-        "no_words": (
+        Refusal.EMPTY: (
             "Ce message ne contient rien à chercher. Décrivez en quelques mots ce qui s'est passé pendant votre vol."
         ),
-        "too_long": (
+        Refusal.TOO_LONG: (
             "Ce message est trop long pour être cherché ({length} caractères; la limite est de {limit}). Rien "
             "n'a été cherché. Envoyez seulement les faits principaux : ce qui s'est passé, avec quelle compagnie "
             "et où allait le vol."
         ),
-        "search_failed": (
+        Refusal.SEARCH_FAILED: (
             "Un problème est survenu pendant la recherche, et rien n'a pu être affiché. Veuillez réessayer."
         ),
-        "search_server_down": (
+        Refusal.SEARCH_SERVER_DOWN: (
             "Le serveur de recherche ne répond pas; rien n'a pu être cherché. Veuillez réessayer dans quelques minutes."
         ),
         "scope_question": "Votre vol partait-il du Canada, y arrivait-il, ou était-il à l'intérieur du Canada?",
         "scope_within": "À l'intérieur du Canada",
         "scope_to_or_from": "Vers le Canada ou depuis le Canada",
         "scope_neither": "Ni l'un ni l'autre",
-        "scope_neither_answer": (
+        Refusal.FLIGHT_NOT_IN_CANADA: (
             "Les règles canadiennes de protection des passagers aériens s'appliquent aux vols à destination, en "
             "provenance et à l'intérieur du Canada. Pour un vol qui ne part pas du Canada et n'y arrive pas, ce "
             "sont les règles des pays concernés qui s'appliquent, et la base de connaissances ne les contient pas."
@@ -220,7 +225,7 @@ TEXT: dict[str, dict[str, str]] = {
             "téléphone ni références de réservation, et supprimées après {days} jours."
         ),
         "log_failed": "Responsables : le journal des questions n'a pas pu être écrit; voir le journal du serveur.",
-        "unsupported_language": (
+        Refusal.UNSUPPORTED_LANGUAGE: (
             "L'assistant lit les questions en anglais et en français seulement. Veuillez poser la vôtre de nouveau "
             "dans l'une de ces langues."
         ),
@@ -253,12 +258,6 @@ def say(lang: str, key: str, **values) -> str:
     return sentence.format(**values) if values else sentence
 
 
-def outside_coverage_message(lang: str, reason: str) -> str:
-    """Why the whole message is beyond the knowledge base; an unknown reason gets the general explanation."""
-    key = f"outside_{reason}"
-    return say(lang, key if key in TEXT["en"] else "outside_not about air travel")
-
-
 def escape_markdown(text: str) -> str:
     """Text that Markdown shows exactly as typed: every character Markdown or Streamlit could read is escaped.
 
@@ -277,10 +276,9 @@ def built_at(meta: dict) -> str:
     return f"{stamp[:10]} {stamp[11:16]} UTC" if len(stamp) >= 16 else stamp or "?"
 
 
-def consolidation_dates(meta: dict) -> list[str]:
+def consolidation_dates(sources: Sources) -> list[str]:
     """The snapshot's consolidation dates, oldest first, each once."""
-    instruments = meta.get("sources", {}).get("instruments", [])
-    return sorted({item["consolidated"] for item in instruments if item.get("consolidated")})
+    return sorted({instrument.consolidated for instrument in sources.instruments})
 
 
 def join_words(lang: str, items: list[str]) -> str:
@@ -290,21 +288,21 @@ def join_words(lang: str, items: list[str]) -> str:
     return f"{', '.join(items[:-1])} {say(lang, 'and')} {items[-1]}"
 
 
-def instrument_lines(meta: dict, lang: str) -> list[str]:
+def instrument_lines(sources: Sources, lang: str) -> list[str]:
     """One line per instrument: its name in `lang` when the snapshot has it, its languages and dates."""
-    by_doc: dict[str, list[dict]] = defaultdict(list)
-    for item in meta.get("sources", {}).get("instruments", []):
-        by_doc[item["doc"]].append(item)
+    by_doc: dict[str, list[Instrument]] = defaultdict(list)
+    for instrument in sources.instruments:
+        by_doc[instrument.doc].append(instrument)
     lines = []
     for doc, versions in by_doc.items():
-        named = next((v for v in versions if v.get("language") == lang), versions[0])
-        languages = [language_name(lang, code) for code in sorted({v.get("language", "") for v in versions})]
-        dates = sorted({v["consolidated"] for v in versions if v.get("consolidated")})
+        named = next((v for v in versions if v.lang == lang), versions[0])
+        languages = [language_name(lang, code) for code in sorted({v.lang for v in versions})]
+        dates = sorted({v.consolidated for v in versions})
         lines.append(
             say(
                 lang,
                 "kb_instrument",
-                instrument=named["instrument"],
+                instrument=named.instrument,
                 doc=doc,
                 languages=join_words(lang, languages),
                 dates=join_words(lang, dates),

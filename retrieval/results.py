@@ -1,15 +1,18 @@
-"""What retrieval hands to the page and to the evaluator: questions, each with the passages found for it."""
+"""What a search hands to the page and to the evaluator: questions, each with the passages found for it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from kb.passage import Passage
 from query_understanding.understanding import Understanding
+from retrieval.coverage import OutsideCoverage
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(NamedTuple):
+    """A passage found for a question, with its fused score (on no fixed scale: only the order counts)."""
+
     passage: Passage
     score: float
 
@@ -28,13 +31,9 @@ class QuestionResult:
 
 
 @dataclass(frozen=True)
-class Answer:
-    """`outside_coverage` names why the whole dialogue is beyond the knowledge base ("" when it is not)."""
+class SearchResult:
+    """`outside_coverage` names why the whole dialogue is beyond the knowledge base (None when it is not)."""
 
     understanding: Understanding
     results: tuple[QuestionResult, ...]
-    outside_coverage: str = ""
-
-    def ranked_passages(self) -> list[Passage]:
-        """All shown passages in display order, as the evaluator ranks them."""
-        return [hit.passage for result in self.results for hit in result.hits]
+    outside_coverage: OutsideCoverage | None = None

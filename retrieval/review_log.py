@@ -27,10 +27,11 @@ from pathlib import Path
 from typing import Literal
 
 from kb.bank import MAX_ENTRY_CHARS, BankEntry
+from kb.passage import UnitId
 from kb.redact import redact, redact_turns
 from kb.settings import DEFAULT_RETENTION_DAYS
 from kb.text import squash_spaces
-from retrieval.results import Answer
+from retrieval.results import SearchResult
 
 log = logging.getLogger(__name__)
 
@@ -138,10 +139,10 @@ def _note(text: str) -> str:
     return redact(text.strip()[:MAX_NOTE_CHARS])
 
 
-def parse_unit_id(text: str) -> tuple[str, str] | None:
-    """ "SOR-2019-150 s19" (or with a comma or "|") as (doc, unit); None when it is not two parts."""
+def parse_unit_id(text: str) -> UnitId | None:
+    """ "SOR-2019-150 s19" (or with a comma or "|") as a unit id; None when it is not two parts."""
     parts = [part for part in re.split(r"[\s,|]+", text.strip()) if part]
-    return (parts[0], parts[1]) if len(parts) == 2 else None
+    return UnitId(parts[0], parts[1]) if len(parts) == 2 else None
 
 
 @dataclass(frozen=True)
@@ -198,13 +199,13 @@ class LoggedTurn:
 
     def evaluation_item(self) -> dict:
         """The turn as an evaluation item: the passages judged relevant and the units added, once each."""
-        gold: dict[tuple[str, str], str] = {}
+        gold: dict[UnitId, str] = {}
         for passage in self.shown:
             if passage.relevant:
-                gold.setdefault((passage.doc, passage.unit), passage.title)
+                gold.setdefault(UnitId(passage.doc, passage.unit), passage.title)
         for unit in self.missing:
-            gold.setdefault((unit.doc, unit.unit), unit.why)
-        units = [{"doc": doc, "unit": unit, "why": why} for (doc, unit), why in gold.items()]
+            gold.setdefault(UnitId(unit.doc, unit.unit), unit.why)
+        units = [{"doc": unit.doc, "unit": unit.unit, "why": why} for unit, why in gold.items()]
         return {
             "id": f"feedback-{self.id}",
             "type": self.review_type or (self.guessed_type if units else "unanswerable"),
@@ -330,9 +331,9 @@ class FeedbackLog:
                 log.warning("review page locked for %g s after %d wrong passwords", wait, failures)
             return LoginAttempt(False, wait)
 
-    def log_turn(self, turns: list[str], answer: Answer) -> tuple[int, tuple[tuple[int, ...], ...]]:
+    def log_turn(self, turns: list[str], search_result: SearchResult) -> tuple[int, tuple[tuple[int, ...], ...]]:
         """Record a searched message and what it showed; returns the turn's id and, per question, the shown ids."""
-        understanding = answer.understanding
+        understanding = search_result.understanding
         *history, message, standalone = redact_turns([*turns, understanding.standalone])
         questions = redact_turns(list(understanding.questions))
         with self._writing("the turn"), self._connect() as db:
@@ -347,11 +348,11 @@ class FeedbackLog:
                     json.dumps(questions, ensure_ascii=False),
                     understanding.path,
                     understanding.note,
-                    answer.outside_coverage or "",
+                    search_result.outside_coverage or "",
                 ),
             ).lastrowid
             shown_ids = []
-            for question_index, result in enumerate(answer.results):
+            for question_index, result in enumerate(search_result.results):
                 ids = []
                 for rank, hit in enumerate(result.hits):
                     p = hit.passage

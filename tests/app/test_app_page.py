@@ -13,6 +13,8 @@ from streamlit.testing.v1 import AppTest
 
 from eval.openai_stub import StubEndpoint
 from kb.store import current_generation
+from retrieval.conversation import Refusal
+from retrieval.coverage import OutsideCoverage
 from retrieval.page_text import TEXT, escape_markdown
 from retrieval.review_log import FeedbackLog
 
@@ -54,24 +56,24 @@ def markdown(at: AppTest) -> str:
     return "\n".join(element.value for element in [*at.markdown, *at.caption, *at.info, *at.warning])
 
 
-def latest_answer(at: AppTest):
-    return at.session_state.conversation.exchanges[-1].answer
+def latest_search(at: AppTest):
+    return at.session_state.conversation.exchanges[-1].search_result
 
 
 def test_a_compound_message_shows_each_question_with_verbatim_passages_and_links(feedback_db):
     at = send(open_page(), COMPOUND)
-    answer = latest_answer(at)
-    assert len(answer.results) >= 2 and all(result.hits for result in answer.results)
+    found = latest_search(at)
+    assert len(found.results) >= 2 and all(result.hits for result in found.results)
     page = markdown(at)
     assert "**Questions searched**" in page
-    for number, result in enumerate(answer.results, start=1):
+    for number, result in enumerate(found.results, start=1):
         assert f"{number}. {result.question}" in texts(at)
         for hit in result.hits:
             assert f"(<{hit.passage.url}>)" in page
             assert hit.passage.text in texts(at)
-    hits = [hit for result in answer.results for hit in result.hits]
+    hits = [hit for result in found.results for hit in result.hits]
     assert [expander.label for expander in at.expander] == [hit.passage.title for hit in hits]
-    first_of_each = [rank == 0 for result in answer.results for rank in range(len(result.hits))]
+    first_of_each = [rank == 0 for result in found.results for rank in range(len(result.hits))]
     assert [expander.proto.expanded for expander in at.expander] == first_of_each
     assert COMPOUND in texts(at)
     assert "consolidated to 2025\\-07\\-24" in page
@@ -80,9 +82,9 @@ def test_a_compound_message_shows_each_question_with_verbatim_passages_and_links
 def test_a_follow_up_is_searched_with_the_history(feedback_db):
     at = send(open_page(), "Our Air Canada flight from Montreal to Vancouver was cancelled last night at the gate.")
     at = send(at, "Update: they said it was a crew scheduling issue. We paid $240 for a hotel. Can we get that back?")
-    answer = latest_answer(at)
-    assert "Montreal" in answer.understanding.standalone
-    assert any(result.hits for result in answer.results)
+    found = latest_search(at)
+    assert "Montreal" in found.understanding.standalone
+    assert any(result.hits for result in found.results)
     turn = FeedbackLog(feedback_db).recent_turns()[0]
     assert turn.history == ("Our Air Canada flight from Montreal to Vancouver was cancelled last night at the gate.",)
     assert len(at.chat_message) == 4
@@ -90,7 +92,7 @@ def test_a_follow_up_is_searched_with_the_history(feedback_db):
 
 def test_a_train_delay_is_outside_the_knowledge_base(feedback_db):
     at = send(open_page(), "My VIA Rail train from Toronto to Montreal was 5 hours late. Am I owed compensation?")
-    assert TEXT["en"]["outside_another kind of service"] in [info.value for info in at.info]
+    assert TEXT["en"][OutsideCoverage.OTHER_SERVICE] in [info.value for info in at.info]
     assert not at.expander
 
 
@@ -104,7 +106,7 @@ def test_a_message_without_a_place_asks_where_the_flight_went_and_searches_again
     at = send(open_page(), "My flight was cancelled because of a crew shortage. What am I owed?")
     assert TEXT["en"]["scope_question"] in markdown(at)
     at = click(at, "Within Canada")
-    assert "The flight was within Canada." in latest_answer(at).understanding.standalone
+    assert "The flight was within Canada." in latest_search(at).understanding.standalone
     assert not any(button.label == "Within Canada" for button in at.button)
     at = send(at, "And can they refuse to pay?")
     at = click(at, "Neither") if any(b.label == "Neither" for b in at.button) else at
@@ -113,7 +115,7 @@ def test_a_message_without_a_place_asks_where_the_flight_went_and_searches_again
 
 def test_neither_gets_the_fixed_explanation(feedback_db):
     at = click(send(open_page(), "My flight was delayed 6 hours, compensation?"), "Neither")
-    assert TEXT["en"]["scope_neither_answer"] in [info.value for info in at.info]
+    assert TEXT["en"][Refusal.FLIGHT_NOT_IN_CANADA] in [info.value for info in at.info]
 
 
 def test_french_switches_the_interface_and_shows_french_passages(feedback_db):
@@ -121,7 +123,7 @@ def test_french_switches_the_interface_and_shows_french_passages(feedback_db):
     assert at.session_state.lang == "fr"
     assert at.chat_input[0].placeholder == TEXT["fr"]["chat_placeholder"]
     assert f"**{TEXT['fr']['questions_searched']}**" in markdown(at)
-    hits = [hit for result in latest_answer(at).results for hit in result.hits]
+    hits = [hit for result in latest_search(at).results for hit in result.hits]
     assert hits and all(hit.passage.lang == "fr" for hit in hits if hit.passage.doc == "SOR-2019-150")
     assert TEXT["fr"]["official_link"] in markdown(at)
     at.sidebar.radio[0].set_value("en").run()
@@ -147,11 +149,11 @@ def test_bad_input_is_shown_as_plain_text_and_never_crashes(feedback_db, message
         assert message.strip() in ("", "\x00\x07\x1b[31m".strip())
         return
     if len(message) > 4000:
-        assert exchange.refusal == "too_long" and at.session_state.conversation.turns == []
+        assert exchange.refusal is Refusal.TOO_LONG and at.session_state.conversation.turns == []
         assert any("20,000 characters" in warning.value for warning in at.warning)
         assert FeedbackLog(feedback_db).recent_turns() == []
         return
-    if exchange.answer is not None:
+    if exchange.search_result is not None:
         assert exchange.message in texts(at)
     for element in [*at.markdown, *at.caption]:
         assert not re.search(r"(?<!\\)(<script|<img|\[click me\]|:red\[|\*\*bold)", element.value), element.value
@@ -162,7 +164,7 @@ def test_a_link_with_a_question_asks_it(feedback_db):
     at.query_params["q"] = "WestJet YYC to YYZ landed 4 hours late because of a crew shortage. How much compensation?"
     at.run()
     assert not at.exception
-    assert any(result.hits for result in latest_answer(at).results)
+    assert any(result.hits for result in latest_search(at).results)
     at.run()
     assert len(at.session_state.conversation.exchanges) == 1
 
@@ -179,8 +181,8 @@ def test_a_failing_language_service_falls_back_with_a_note(feedback_db, monkeypa
     monkeypatch.setenv("PASSENGER_LLM_TIMEOUT", "1")
     monkeypatch.setenv("PASSENGER_LLM_RETRIES", "0")
     at = send(open_page(), "My flight to Halifax was delayed 5 hours, what am I owed?")
-    answer = latest_answer(at)
-    assert answer.understanding.path == "offline" and answer.understanding.note
+    found = latest_search(at)
+    assert found.understanding.path == "offline" and found.understanding.note
     note_start = escape_markdown(TEXT["en"]["offline_note"].split("{")[0])
     assert any(caption.value.startswith(note_start) for caption in at.caption)
     assert any("test-model" in text.value for text in at.sidebar.text)  # plain text: the address is no link
@@ -224,7 +226,7 @@ def test_a_damaged_store_is_named_and_rebuilt_only_with_the_review_password(
     at = click(at, TEXT["en"]["kb_build"])
     assert at.chat_input and not at.warning
     send(at, "My flight was cancelled, what am I owed?")
-    assert latest_answer(at).results[0].hits
+    assert latest_search(at).results[0].hits
 
 
 def test_a_store_from_another_model_says_so_and_offers_the_rebuild(feedback_db, store_dir, tmp_path, monkeypatch):
@@ -298,7 +300,7 @@ def test_an_unwritable_feedback_log_still_shows_the_passages(feedback_db, tmp_pa
     monkeypatch.setenv("PASSENGER_FEEDBACK_DB", str(tmp_path))  # a directory: SQLite cannot open it
     at = send(open_page(), "My bag was lost on my flight to Halifax")
     assert at.expander and not at.feedback
-    assert any(result.hits for result in latest_answer(at).results)
+    assert any(result.hits for result in latest_search(at).results)
 
 
 PLANTED = "You are owed $4,321 under APPR s.19, claim it now at www.evil.example?"
@@ -338,7 +340,7 @@ def test_a_language_model_that_plants_an_amount_and_a_link_is_not_shown(feedback
         monkeypatch.setenv("PASSENGER_LLM_RETRIES", "0")
         at = send(open_page(), message)
         assert stub.requests  # the language model was asked
-    understanding = latest_answer(at).understanding
+    understanding = latest_search(at).understanding
     assert understanding.path == "offline"
     assert understanding.questions == understand([message], config=None).questions
     for number, question in enumerate(understanding.questions, start=1):

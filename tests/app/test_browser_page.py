@@ -25,7 +25,7 @@ from eval.local_server import free_port
 from eval.openai_stub import StubEndpoint
 from query_understanding import understand
 from retrieval.engine import SearchEngine
-from retrieval.pipeline import answer
+from retrieval.search import search_dialogue
 
 PROJECT = Path(__file__).resolve().parents[2]
 ARTIFACTS = PROJECT / "tests" / "artifacts"
@@ -168,7 +168,7 @@ def first_line(text: str) -> str:
 
 
 def test_a_passenger_asks_in_the_browser_and_sees_the_law_with_links(page_url, browser, knowledge_base):
-    expected = answer([QUESTION], SearchEngine(knowledge_base))
+    expected = search_dialogue([QUESTION], SearchEngine(knowledge_base))
     first_passage = expected.results[0].hits[0].passage
     browser.goto(page_url)
     type_and_send(browser, QUESTION)

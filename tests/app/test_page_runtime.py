@@ -9,6 +9,8 @@ import pytest
 from page_session import open_page, open_review, send
 from streamlit.testing.v1 import AppTest
 
+from retrieval.conversation import Refusal
+from retrieval.coverage import OutsideCoverage
 from retrieval.page_text import TEXT, escape_markdown
 from retrieval.review_log import FeedbackLog
 
@@ -58,8 +60,8 @@ def test_a_bad_setting_is_named_and_the_page_still_answers(page_env, monkeypatch
     at = open_page()
     assert any("PASSENGER\\_LLM\\_TIMEOUT" in warning.value for warning in at.sidebar.warning)
     at = send(at, "My flight to Halifax was delayed 5 hours, what am I owed?")
-    answer = at.session_state.conversation.exchanges[-1].answer
-    assert answer.understanding.path == "offline" and any(result.hits for result in answer.results)
+    found = at.session_state.conversation.exchanges[-1].search_result
+    assert found.understanding.path == "offline" and any(result.hits for result in found.results)
 
 
 def test_passengers_are_told_their_questions_are_kept_and_for_how_long(page_env, monkeypatch):
@@ -70,8 +72,8 @@ def test_passengers_are_told_their_questions_are_kept_and_for_how_long(page_env,
 
 def test_a_flight_question_in_another_language_is_told_which_languages_work(page_env):
     at = send(open_page(), "Mi vuelo fue cancelado, ¿qué compensación me corresponde?")
-    assert TEXT["en"]["unsupported_language"] in [warning.value for warning in at.warning]
-    assert TEXT["en"]["outside_not about air travel"] not in everything_shown(at)
+    assert TEXT["en"][Refusal.UNSUPPORTED_LANGUAGE] in [warning.value for warning in at.warning]
+    assert TEXT["en"][OutsideCoverage.NOT_AIR_TRAVEL] not in everything_shown(at)
 
 
 def test_terminal_escapes_never_reach_the_page_or_the_log(page_env):

@@ -17,11 +17,11 @@ from eval.hallucination_prompts import (
     HISTORY_MEMORY,
 )
 from eval.openai_stub import StubEndpoint
-from eval.product_audit import audit_answer
+from eval.product_audit import audit_search
 from kb.jsonl import read_jsonl
 from kb.passage import Passage
 from query_understanding.understanding import Understanding
-from retrieval.results import Answer, Hit, QuestionResult
+from retrieval.results import Hit, QuestionResult, SearchResult
 
 PLANTED_SET = Path(__file__).resolve().parents[2] / "eval" / "planted_hallucinations.jsonl"
 APPR = "justice-laws/eng/regulations/SOR-2019-150.xml"
@@ -63,14 +63,14 @@ def law_passage(unit: str) -> Passage:
     raise KeyError(unit)
 
 
-def answer_with(passages: list[Passage], questions: tuple[str, ...] = ("How much compensation for a delay?",)):
+def search_with(passages: list[Passage], questions: tuple[str, ...] = ("How much compensation for a delay?",)):
     understanding = Understanding(standalone=questions[0], questions=questions, path="offline")
     results = [QuestionResult(question, tuple(Hit(p, 1.0) for p in passages)) for question in questions]
-    return Answer(understanding, tuple(results))
+    return SearchResult(understanding, tuple(results))
 
 
-def retrieve(turns: list[str], k: int) -> Answer:
-    return answer_with([law_passage("s19"), law_passage("s20")][: max(1, k // 5)])
+def retrieve(turns: list[str], k: int) -> SearchResult:
+    return search_with([law_passage("s19"), law_passage("s20")][: max(1, k // 5)])
 
 
 def planting_reply(claims_reply: str | tuple[str, str] | None = None):
@@ -201,18 +201,18 @@ def test_without_an_endpoint_says_how_to_configure_one_and_still_audits_the_prod
 def test_a_product_passage_that_is_not_the_law_fails_the_command(tmp_path):
     real = law_passage("s19")
     forged = Passage(**{**real.to_record(), "heading_path": (), "text": real.text.replace("$400", "$4,000")})
-    status = hallucination.run(arguments(tmp_path), lambda turns, k: answer_with([forged]), None, tmp_path)
+    status = hallucination.run(arguments(tmp_path), lambda turns, k: search_with([forged]), None, tmp_path)
     assert status == 1
 
 
 def test_product_audit_checks_passages_and_questions_wherever_it_runs_from(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # sources resolve from the project, not the working directory
     real = law_passage("s19")
-    assert audit_answer(answer_with([real])) == []
+    assert audit_search(search_with([real])) == []
     forged = Passage(**{**real.to_record(), "heading_path": (), "text": real.text + "\nAnd $50 for lunch."})
     missing = Passage(**{**real.to_record(), "heading_path": (), "source": "justice-laws/eng/nowhere.xml"})
-    kinds = [failure.kind for failure in audit_answer(answer_with([forged, missing]))]
+    kinds = [failure.kind for failure in audit_search(search_with([forged, missing]))]
     assert kinds == ["passage not its unit's text", "source missing"]
     questions = ("How much?\nAnd **when**?", "", "Third?", "Fourth?")
-    kinds = [failure.kind for failure in audit_answer(answer_with([real], questions))]
+    kinds = [failure.kind for failure in audit_search(search_with([real], questions))]
     assert kinds == ["too many questions", "question not a plain line", "question not a plain line"]

@@ -16,10 +16,9 @@ import pytest
 from eval.local_server import LocalServer, free_port, send
 from eval.reliability_store import save_example_pages
 from ingest.crawl import AGENT, CrawlError, NoNetworkError, SkipReason, crawl
-from ingest.laws import SourceError
 from ingest.scope import page_key
-from ingest.snapshot import TERMS_NOTE
 from ingest.web_pages import MalformedPageWarning, load_web_passages
+from kb.sources import TERMS_NOTE, SourceError
 from kb.verbatim import check_passages
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "site"

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest.build import describe_sources
-from ingest.laws import SourceError, load_law_passages, section_unit
+from ingest.laws import load_law_passages, section_unit
 from kb.law_xml import roman_or_arabic
+from kb.sources import SourceError, read_sources
 from kb.store import SOURCES_DIR
 from kb.verbatim import check_passages
 
@@ -210,7 +210,7 @@ def test_a_manifest_without_a_licence_is_an_error_naming_it(tmp_path):
     del manifest["licence"]
     (tmp_path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     with pytest.raises(SourceError, match='manifest.json has no "licence"'):
-        describe_sources(tmp_path)
+        read_sources(tmp_path)
 
 
 def test_xml_of_another_structure_is_named_in_a_warning(tmp_path):

@@ -6,12 +6,13 @@ import json
 import shutil
 from pathlib import Path
 
+from eval.metrics import ranked_passages
 from ingest.build import build_knowledge_base
 from kb.bank import BANK_DIR, BankEntry, append_entry, load_bank
 from kb.store import SOURCES_DIR, KnowledgeBase
 from retrieval.engine import SearchEngine
-from retrieval.pipeline import answer
 from retrieval.review_log import FeedbackLog
+from retrieval.search import search_dialogue
 
 KNOWN = {("SOR-2019-110", "s1"), ("SOR-2019-110", "s2")}
 
@@ -102,8 +103,8 @@ def test_a_question_that_missed_its_unit_finds_it_once_a_volunteer_adds_it_to_th
     shutil.copytree(BANK_DIR, bank)
     build_knowledge_base(sources, store, bank_dir=bank)
     question = "my axe has to ride in the belly now? the gate dude said no overhead for it. Call me at 613-555-0199"
-    missed = answer([question], SearchEngine(KnowledgeBase.open(store)))
-    assert ("SOR-2019-150", "s24") not in {(p.doc, p.unit) for p in missed.ranked_passages()}
+    missed = search_dialogue([question], SearchEngine(KnowledgeBase.open(store)))
+    assert ("SOR-2019-150", "s24") not in {p.unit_id for p in ranked_passages(missed)}
 
     log = FeedbackLog(tmp_path / "log.sqlite3")
     turn_id, _ = log.log_turn([question], missed)
@@ -117,5 +118,5 @@ def test_a_question_that_missed_its_unit_finds_it_once_a_volunteer_adds_it_to_th
 
     report, _, _ = build_knowledge_base(sources, store, bank_dir=bank)
     assert report.embedded == 1  # only the new entry
-    found = answer([question], SearchEngine(KnowledgeBase.open(store)))
-    assert ("SOR-2019-150", "s24") in {(p.doc, p.unit) for p in found.ranked_passages()}
+    found = search_dialogue([question], SearchEngine(KnowledgeBase.open(store)))
+    assert ("SOR-2019-150", "s24") in {p.unit_id for p in ranked_passages(found)}

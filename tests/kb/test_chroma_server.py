@@ -16,7 +16,7 @@ from eval.local_server import free_port
 from eval.reliability_store import chroma_server
 from ingest.build import build_knowledge_base
 from kb.store import SOURCES_DIR, KnowledgeBase, StoreDamagedError, StoreUnreachableError
-from retrieval.conversation import Conversation
+from retrieval.conversation import Conversation, Refusal
 from retrieval.engine import SearchEngine
 from retrieval.review_log import FeedbackLog
 
@@ -127,6 +127,6 @@ def test_a_server_that_stops_mid_conversation_is_said_plainly(tmp_path):
         engine = SearchEngine(KnowledgeBase.open(tmp_path / "store", url))
         conversation = Conversation()
         log = FeedbackLog(tmp_path / "feedback.sqlite3")
-        assert conversation.ask("My flight was cancelled, what am I owed?", engine, log, None).answer
+        assert conversation.ask("My flight was cancelled, what am I owed?", engine, log, None).search_result
     exchange = conversation.ask("And my bag was lost?", engine, log, None)
-    assert exchange.refusal == "search_server_down"
+    assert exchange.refusal is Refusal.SEARCH_SERVER_DOWN

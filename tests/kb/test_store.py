@@ -18,6 +18,7 @@ import pytest
 
 from ingest.build import build_knowledge_base, load_passages
 from kb.passage import index_text
+from kb.sources import read_sources
 from kb.store import (
     CURRENT,
     SOURCES_DIR,
@@ -65,18 +66,20 @@ def test_rebuild_with_unchanged_sources_writes_nothing(store_dir):
 
 
 def test_changed_passage_is_the_only_one_embedded_and_removed_ones_disappear(tmp_path):
-    passages = load_passages(small_sources(tmp_path, ["SOR-2019-110.xml", "SOR-2019-150.xml"]))
+    sources_dir = small_sources(tmp_path, ["SOR-2019-110.xml", "SOR-2019-150.xml"])
+    passages, sources = load_passages(sources_dir), read_sources(sources_dir)
     indexed = [IndexedPassage(p, index_text(p)) for p in passages]
-    first = build(indexed, {}, tmp_path / "store")
+    first = build(indexed, sources, tmp_path / "store")
     assert first.embedded == len(indexed)
 
     changed = replace(passages[3], text=passages[3].text + " (amended)")
     kept = [IndexedPassage(p, index_text(p)) for p in [*passages[:3], changed, *passages[4:-1]]]
-    second = build(kept, {}, tmp_path / "store")
+    second = build(kept, sources, tmp_path / "store")
     assert (second.embedded, second.reused) == (1, len(kept) - 1)
     opened = KnowledgeBase.open(tmp_path / "store")
-    assert passages[-1].id not in opened.by_id
-    assert opened.by_id[changed.id].text.endswith("(amended)")
+    by_id = {p.id: p for p in opened.passages}
+    assert passages[-1].id not in by_id
+    assert by_id[changed.id].text.endswith("(amended)")
     assert opened.collection.count() == len(kept)
 
 
@@ -213,7 +216,7 @@ def test_a_damaged_store_is_named_on_open_and_repaired_by_one_build(small_store,
     sources, _ = small_store
     store = copy_store(small_store, tmp_path)
     intact = KnowledgeBase.open(store)
-    ids = set(intact.by_id)
+    ids = {p.id for p in intact.passages}
     intact.close()
     damage, cause = DAMAGE[kind]
     damage(current_dir(store), store)
@@ -226,7 +229,7 @@ def test_a_damaged_store_is_named_on_open_and_repaired_by_one_build(small_store,
     assert not report.unchanged and cause in report.repaired
     assert report.embedded == 0  # every vector came from the intact generation that was replaced
     repaired = KnowledgeBase.open(store)
-    assert set(repaired.by_id) == ids and repaired.collection.count() == len(ids)
+    assert {p.id for p in repaired.passages} == ids and repaired.collection.count() == len(ids)
     repaired.close()
     assert build_knowledge_base(sources, store)[0].unchanged
 

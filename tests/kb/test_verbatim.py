@@ -12,13 +12,14 @@ from langchain_text_splitters import HTMLSectionSplitter
 
 import ingest.build
 from eval import audit
+from eval.metrics import ranked_passages
 from ingest.__main__ import main as ingest_main
 from ingest.laws import load_law_passages
-from ingest.snapshot import SavedPage
 from ingest.web_pages import page_passages
+from kb.sources import SavedPage
 from kb.store import SOURCES_DIR, current_generation
 from kb.verbatim import VerbatimError, check_passages, check_unit
-from retrieval.pipeline import answer
+from retrieval.search import search_dialogue
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "site"
 # Twenty situations, written for this test, across the kinds of trouble the page is for.
@@ -115,7 +116,7 @@ def test_the_passages_shown_for_twenty_situations_pass_the_audit_and_each_change
 ):
     shown = []
     for situation in SITUATIONS:
-        shown += answer([situation], engine, llm_config=None).ranked_passages()
+        shown += ranked_passages(search_dialogue([situation], engine, llm_config=None))
     records = [{"doc": p.doc, "unit": p.unit, "lang": p.lang, "text": p.text} for p in shown]
     assert len(records) >= 40 and {r["lang"] for r in records} == {"en", "fr"}
     assert audit.main(audit_args(passages=write_records(tmp_path / "shown.jsonl", records))) == 0

@@ -11,14 +11,16 @@ from query_understanding.flight_scope import says_where_flight_went, with_flight
 from query_understanding.understanding import Understanding
 from retrieval.conversation import (
     Conversation,
+    Refusal,
     as_shown,
     interface_language,
     passages_shown_above,
     refusal_for,
 )
+from retrieval.coverage import OutsideCoverage
 from retrieval.engine import SearchEngine
-from retrieval.page_text import TEXT, consolidation_dates, escape_markdown, instrument_lines, outside_coverage_message
-from retrieval.results import Answer, QuestionResult
+from retrieval.page_text import TEXT, consolidation_dates, escape_markdown, instrument_lines
+from retrieval.results import QuestionResult, SearchResult
 from retrieval.review_log import FeedbackLog
 
 
@@ -66,10 +68,10 @@ def test_the_scope_answer_joins_the_last_message_in_its_language():
 
 def test_messages_are_cleaned_and_refused_before_any_search():
     assert clean_message("a\x00b\x1bc\td\ne\x7f ") == "abc\td\ne"
-    assert refusal_for("") == "empty"
-    assert refusal_for("   \n") == "empty"
-    assert refusal_for("x" * MAX_MESSAGE_CHARS) == ""
-    assert refusal_for("x" * (MAX_MESSAGE_CHARS + 1)) == "too_long"
+    assert refusal_for("") is Refusal.EMPTY
+    assert refusal_for("   \n") is Refusal.EMPTY
+    assert refusal_for("x" * MAX_MESSAGE_CHARS) is None
+    assert refusal_for("x" * (MAX_MESSAGE_CHARS + 1)) is Refusal.TOO_LONG
     assert as_shown("x" * 20_000) == "x" * MAX_MESSAGE_CHARS + "…"
 
 
@@ -82,8 +84,8 @@ def test_french_switches_the_interface_and_english_does_not_switch_it_back():
 def test_both_languages_have_every_sentence():
     assert TEXT["en"].keys() == TEXT["fr"].keys()
     assert "otc-cta.gc.ca" in TEXT["en"]["not_covered"] and "tariff" in TEXT["en"]["not_covered"]
-    for reason in ("foreign regime", "another kind of service", "not about air travel", "something new"):
-        assert outside_coverage_message("fr", reason)
+    for reason in [*OutsideCoverage, *Refusal]:
+        assert TEXT["fr"][reason] and TEXT["en"][reason]
 
 
 def test_escaped_markdown_has_no_live_markup():
@@ -93,12 +95,12 @@ def test_escaped_markdown_has_no_live_markup():
 
 
 def test_status_lines_come_from_the_snapshot_metadata(knowledge_base):
-    meta = knowledge_base.meta
-    assert consolidation_dates(meta) == sorted(set(consolidation_dates(meta)))
-    assert "2025-07-24" in consolidation_dates(meta)
-    lines = instrument_lines(meta, "fr")
+    sources = knowledge_base.sources
+    assert consolidation_dates(sources) == sorted(set(consolidation_dates(sources)))
+    assert "2025-07-24" in consolidation_dates(sources)
+    lines = instrument_lines(sources, "fr")
     assert any(line.startswith("Règlement sur la protection des passagers aériens (SOR-2019-150)") for line in lines)
-    assert len(lines) == len({item["doc"] for item in meta["sources"]["instruments"]})
+    assert len(lines) == len({instrument.doc for instrument in sources.instruments})
 
 
 @pytest.fixture(scope="module")
@@ -110,20 +112,20 @@ def test_a_conversation_searches_logs_and_asks_where_the_flight_went(engine, tmp
     log = FeedbackLog(tmp_path / "feedback.sqlite3")
     conversation = Conversation()
     first = conversation.ask("My flight was cancelled because of a crew shortage. What am I owed?", engine, log, None)
-    assert first.answer and first.answer.results[0].hits
+    assert first.search_result and first.search_result.results[0].hits
     assert first.asks_flight_scope
-    assert len(first.shown_ids[0]) == len(first.answer.results[0].hits)
+    assert len(first.shown_ids[0]) == len(first.search_result.results[0].hits)
 
     scoped = conversation.answer_flight_scope("within", "Within Canada", engine, log, None)
     assert scoped.message == "Within Canada" and not scoped.asks_flight_scope
     assert conversation.turns[-1].endswith("The flight was within Canada.")
     assert [turn.message for turn in log.recent_turns()] == [
         conversation.turns[-1],
-        first.answer.understanding.standalone,
+        first.search_result.understanding.standalone,
     ]
 
     neither = conversation.answer_flight_scope("neither", "Neither", engine, log, None)
-    assert neither.refusal == "neither" and neither.answer is None
+    assert neither.refusal is Refusal.FLIGHT_NOT_IN_CANADA and neither.search_result is None
 
 
 def test_refused_messages_are_not_searched_or_logged(engine, tmp_path):
@@ -131,7 +133,7 @@ def test_refused_messages_are_not_searched_or_logged(engine, tmp_path):
     conversation = Conversation()
     too_long = conversation.ask("delay " * 2000, engine, log, None)
     empty = conversation.ask(" \x00 ", engine, log, None)
-    assert (too_long.refusal, empty.refusal) == ("too_long", "empty")
+    assert (too_long.refusal, empty.refusal) == (Refusal.TOO_LONG, Refusal.EMPTY)
     assert too_long.length == len(("delay " * 2000).strip())
     assert conversation.turns == [] and log.recent_turns() == []
 
@@ -141,7 +143,7 @@ def test_a_question_whose_passages_an_earlier_one_shows_points_up_to_them(engine
     hits = tuple(engine.search(question, "en"))
     uncovered = "What is the wifi password on the plane?"
     understanding = Understanding(question, (question, question, uncovered), "offline")
-    result = Answer(
+    result = SearchResult(
         understanding,
         (QuestionResult(question, hits), QuestionResult(question, (), hits), QuestionResult(uncovered, ())),
     )

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from kb.passage import Passage
+from kb.passage import Passage, UnitId
 from query_understanding.understanding import Understanding
-from retrieval.results import Answer, Hit, QuestionResult
+from retrieval.results import Hit, QuestionResult, SearchResult
 from retrieval.review_log import (
     EVAL_TYPES,
     FEEDBACK_FILTERS,
@@ -31,9 +31,9 @@ def passage(doc: str, unit: str, title: str, lang: str = "en") -> Passage:
     return Passage(doc, unit, lang, title, ("Part",), "Instrument", f"https://example.test/{unit}", "text", "src")
 
 
-def two_question_answer() -> Answer:
+def two_question_search() -> SearchResult:
     understanding = Understanding("standalone", ("how much?", "what about the bag?"), "offline")
-    return Answer(
+    return SearchResult(
         understanding,
         (
             QuestionResult("how much?", (Hit(passage("SOR-2019-150", "s19", "Compensation"), 1.2),)),
@@ -54,7 +54,7 @@ def log(tmp_path) -> FeedbackLog:
 
 
 def test_a_turn_is_stored_with_its_history_questions_and_passages(log):
-    turn_id, shown_ids = log.log_turn(["earlier message", "the message"], two_question_answer())
+    turn_id, shown_ids = log.log_turn(["earlier message", "the message"], two_question_search())
     assert [len(ids) for ids in shown_ids] == [1, 2]
     (turn,) = log.recent_turns()
     assert (turn.id, turn.history, turn.message, turn.questions) == (
@@ -72,7 +72,7 @@ def test_a_turn_is_stored_with_its_history_questions_and_passages(log):
 
 
 def test_feedback_filters_select_the_right_turns(log):
-    shown = {message: log.log_turn([message], two_question_answer())[1] for message in ("a", "b", "c", "d")}
+    shown = {message: log.log_turn([message], two_question_search())[1] for message in ("a", "b", "c", "d")}
     log.record_feedback(shown["a"][0][0], True)
     log.record_feedback(shown["b"][1][1], False, "  not about my bag ")
     log.record_feedback(shown["c"][0][0], True)
@@ -93,8 +93,8 @@ def test_feedback_filters_select_the_right_turns(log):
 
 
 def test_export_writes_reviewed_turns_in_the_evaluation_format(log):
-    turn_id, shown = log.log_turn(["history", "my bag broke"], two_question_answer())
-    log.log_turn(["never reviewed"], two_question_answer())
+    turn_id, shown = log.log_turn(["history", "my bag broke"], two_question_search())
+    log.log_turn(["never reviewed"], two_question_search())
     log.judge(shown[1][0], True)
     log.judge(shown[1][1], False)
     log.judge(shown[0][0], True)
@@ -120,7 +120,7 @@ def test_export_writes_reviewed_turns_in_the_evaluation_format(log):
 
 
 def test_a_reviewed_turn_with_nothing_relevant_exports_as_unanswerable(log):
-    _, shown = log.log_turn(["VIA Rail train late"], two_question_answer())
+    _, shown = log.log_turn(["VIA Rail train late"], two_question_search())
     log.judge(shown[0][0], False)
     (item,) = [json.loads(line) for line in log.export_jsonl().splitlines()]
     assert (item["type"], item["gold"]) == ("unanswerable", [])
@@ -128,7 +128,7 @@ def test_a_reviewed_turn_with_nothing_relevant_exports_as_unanswerable(log):
 
 
 def test_a_missing_unit_can_be_removed_and_the_review_type_is_checked(log):
-    turn_id, _ = log.log_turn(["x"], two_question_answer())
+    turn_id, _ = log.log_turn(["x"], two_question_search())
     log.add_missing_unit(turn_id, "C-10.4", "s85.04")
     (missing,) = log.recent_turns()[0].missing
     log.remove_missing_unit(missing.id)
@@ -139,7 +139,7 @@ def test_a_missing_unit_can_be_removed_and_the_review_type_is_checked(log):
 
 
 def test_unit_ids_are_read_as_document_and_unit():
-    assert parse_unit_id(" SOR-2019-150 s19 ") == ("SOR-2019-150", "s19")
+    assert parse_unit_id(" SOR-2019-150 s19 ") == UnitId("SOR-2019-150", "s19")
     assert parse_unit_id("C-26|sch6-art31") == ("C-26", "sch6-art31")
     assert parse_unit_id("SOR-2019-150, s19") == ("SOR-2019-150", "s19")
     assert parse_unit_id("s19") is None

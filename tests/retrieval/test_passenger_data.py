@@ -10,12 +10,12 @@ import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from test_feedback_log import two_question_answer
+from test_feedback_log import two_question_search
 
 from kb.redact import BOOKING, EMAIL, NAME, PHONE, TICKET, redact
 from kb.text import clean_message
 from query_understanding.languages import in_unsupported_language
-from retrieval.conversation import refusal_for
+from retrieval.conversation import Refusal, refusal_for
 from retrieval.review_log import (
     MAX_NOTE_CHARS,
     FeedbackLog,
@@ -77,9 +77,9 @@ def test_what_the_law_needs_is_kept(text):
 
 
 def test_the_log_stores_and_exports_no_planted_identity(log):
-    turn_id, shown = log.log_turn(["My name is Paul Martin, e-mail paul@example.org", PLANTED], two_question_answer())
+    turn_id, shown = log.log_turn(["My name is Paul Martin, e-mail paul@example.org", PLANTED], two_question_search())
     log.record_feedback(shown[0][0], True, "Call me on 613 555 0142, Paul")
-    log.log_turn([PLANTED, "Marie again: any news about the refund?"], two_question_answer())
+    log.log_turn([PLANTED, "Marie again: any news about the refund?"], two_question_search())
     log.add_missing_unit(turn_id, "SOR-2019-150", "s12", "see booking KXQJ7B")
     log.save_review(turn_id, "compound", "booking QX7T2B asked for a refund")
     everything = stored_text(log) + log.export_jsonl() + repr(log.recent_turns())
@@ -90,7 +90,7 @@ def test_the_log_stores_and_exports_no_planted_identity(log):
 
 
 def test_rows_written_before_redaction_are_redacted_when_read(log):
-    log.log_turn(["my flight was late"], two_question_answer())
+    log.log_turn(["my flight was late"], two_question_search())
     with sqlite3.connect(log.path) as db:
         db.execute("UPDATE turns SET message = ?", (PLANTED,))
     (turn,) = log.recent_turns()
@@ -98,7 +98,7 @@ def test_rows_written_before_redaction_are_redacted_when_read(log):
 
 
 def test_notes_are_cut_to_the_limit(log):
-    turn_id, shown = log.log_turn(["my flight was late"], two_question_answer())
+    turn_id, shown = log.log_turn(["my flight was late"], two_question_search())
     log.record_feedback(shown[0][0], False, "x" * 100_000)
     log.save_review(turn_id, "simple", "y" * 100_000)
     (turn,) = log.recent_turns()
@@ -107,8 +107,8 @@ def test_notes_are_cut_to_the_limit(log):
 
 def test_turns_older_than_the_retention_period_are_deleted(tmp_path):
     log = FeedbackLog(tmp_path / "feedback.sqlite3", retention=30)
-    old_id, _ = log.log_turn(["an old question about my bag"], two_question_answer())
-    new_id, _ = log.log_turn(["a new question about my bag"], two_question_answer())
+    old_id, _ = log.log_turn(["an old question about my bag"], two_question_search())
+    new_id, _ = log.log_turn(["a new question about my bag"], two_question_search())
     log.add_missing_unit(old_id, "SOR-2019-150", "s23")
     long_ago = (datetime.now(UTC) - timedelta(days=31)).isoformat(timespec="seconds")
     with sqlite3.connect(log.path) as db:
@@ -121,7 +121,7 @@ def test_turns_older_than_the_retention_period_are_deleted(tmp_path):
 
 
 def test_the_file_is_readable_by_its_owner_only(log, tmp_path):
-    log.log_turn(["my flight was late"], two_question_answer())
+    log.log_turn(["my flight was late"], two_question_search())
     assert stat.S_IMODE(log.path.stat().st_mode) == 0o600
     loose = tmp_path / "loose.sqlite3"
     loose.touch(mode=0o644)
@@ -167,14 +167,14 @@ def test_a_broken_file_is_reported_plainly(tmp_path, damage):
         path.mkdir()
     elif damage == "truncated":
         for _ in range(30):
-            FeedbackLog(path).log_turn(["my flight was late " * 50], two_question_answer())
+            FeedbackLog(path).log_turn(["my flight was late " * 50], two_question_search())
         path.write_bytes(path.read_bytes()[:5000])
     else:
         with sqlite3.connect(path) as db:
             db.execute("CREATE TABLE turns (id INTEGER PRIMARY KEY, other TEXT)")
     log = FeedbackLog(path)
     with pytest.raises(FeedbackLogError, match="cannot be used"):
-        log.log_turn(["my flight was late"], two_question_answer())
+        log.log_turn(["my flight was late"], two_question_search())
     assert log.write_failure
     with pytest.raises(FeedbackLogError):
         log.recent_turns()
@@ -196,7 +196,7 @@ def test_terminal_escapes_and_invisible_controls_are_removed_from_messages():
     ],
 )
 def test_flight_questions_in_other_languages_are_told_which_languages_work(message):
-    assert in_unsupported_language(message) and refusal_for(message) == "unsupported_language"
+    assert in_unsupported_language(message) and refusal_for(message) is Refusal.UNSUPPORTED_LANGUAGE
 
 
 @pytest.mark.parametrize(
@@ -204,4 +204,4 @@ def test_flight_questions_in_other_languages_are_told_which_languages_work(messa
     ["My flight was delayed 5 hours", "Mon vol a été annulé", "I flew to Madrid and the aeropuerto lost my bag"],
 )
 def test_english_and_french_are_searched(message):
-    assert refusal_for(message) == ""
+    assert refusal_for(message) is None

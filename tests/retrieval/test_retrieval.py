@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+from eval.metrics import ranked_passages
 from kb.store import SOURCES_DIR
 from kb.text import detect_language
 from kb.verbatim import check_unit
 from retrieval.coverage import outside_coverage
-from retrieval.pipeline import answer, per_question_k
+from retrieval.search import per_question_k, search_dialogue
 
 
 def units(hits):
-    return [(hit.passage.doc, hit.passage.unit) for hit in hits]
+    return [hit.passage.unit_id for hit in hits]
 
 
 def test_lay_words_find_the_law_s_words(engine):
@@ -67,8 +68,8 @@ def test_units_without_a_french_version_are_shown_in_english(engine):
 )
 def test_what_the_knowledge_base_does_not_cover_is_named(engine, dialogue):
     assert outside_coverage(dialogue)
-    result = answer([dialogue], engine)
-    assert result.outside_coverage and not result.ranked_passages()
+    result = search_dialogue([dialogue], engine)
+    assert result.outside_coverage and not ranked_passages(result)
 
 
 def test_disability_questions_about_trains_are_covered():
@@ -79,13 +80,13 @@ def test_disability_questions_about_trains_are_covered():
     "garbage", ["", "   ", "?!?!...", "x" * 50_000, "🙂🙃✈️💼", "\x00\x07\x1b[31m", "<script>alert(1)</script>"]
 )
 def test_garbage_gives_a_clear_empty_result(engine, garbage):
-    result = answer([garbage], engine)
-    assert not result.ranked_passages()
+    result = search_dialogue([garbage], engine)
+    assert not ranked_passages(result)
     assert engine.search(garbage) == []
 
 
 def test_compound_questions_each_get_their_passages(engine):
-    result = answer(
+    result = search_dialogue(
         ["Our Sunwing flight was cancelled (crew shortage) and we got home 26 hours late. Also my suitcase was "
          "cracked at the carousel. How much compensation for the cancellation? "
          "Is there a time limit for the suitcase?"],
@@ -93,7 +94,7 @@ def test_compound_questions_each_get_their_passages(engine):
     )  # fmt: skip
     assert len(result.results) >= 2
     assert all(r.hits for r in result.results)
-    shown = {(p.doc, p.unit) for p in result.ranked_passages()}
+    shown = {p.unit_id for p in ranked_passages(result)}
     assert ("SOR-2019-150", "s19") in shown and ("C-26", "sch6-art31") in shown
 
 
@@ -104,12 +105,12 @@ def test_several_questions_share_about_k_passages():
 
 
 def test_a_unit_is_shown_once_and_later_questions_point_to_it(engine):
-    result = answer(
+    result = search_dialogue(
         ["My Air Canada flight was delayed 5 hours by a crew shortage and my suitcase came back cracked. "
          "How much compensation for the delay? What about the suitcase? And what compensation for the delay again?"],
         engine,
     )  # fmt: skip
-    shown = [(p.doc, p.unit) for p in result.ranked_passages()]
+    shown = [p.unit_id for p in ranked_passages(result)]
     assert len(shown) == len(set(shown))
     for question in result.results:
         assert {(h.passage.doc, h.passage.unit) for h in question.shown_above} <= set(shown)
@@ -149,7 +150,7 @@ def test_a_question_points_up_only_to_its_own_first_results(engine):
         "Then my suitcase came out with a broken wheel. How much compensation for the cancellation? "
         "And what do I do about the suitcase?"
     )
-    result = answer([message], engine, llm_config=None)
+    result = search_dialogue([message], engine, llm_config=None)
     limit = per_question_k(5, len(result.results))
     assert len(result.results) >= 2
     for question in result.results:

@@ -1,4 +1,4 @@
-"""The one function the page and the evaluator both call: a dialogue in, questions with passages out."""
+"""The one search the page and the evaluator both run: a dialogue in, questions with passages out."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 
 import httpx
 
+from kb.passage import UnitId
 from kb.settings import LLMSettings
 from kb.store import KnowledgeBase
 from kb.text import detect_language
@@ -14,10 +15,9 @@ from query_understanding import understand
 from query_understanding.understanding import Understanding
 from retrieval.coverage import outside_coverage
 from retrieval.engine import SearchEngine
-from retrieval.results import Answer, Hit, QuestionResult
+from retrieval.results import QuestionResult, SearchResult
 
 DEFAULT_K = 5
-QUESTION_MODES = ("understand", "joined", "last")
 
 
 def load_engine(store_dir: Path, chroma_url: str = "") -> SearchEngine:
@@ -33,46 +33,39 @@ def per_question_k(k: int, questions: int) -> int:
     return max(2, math.ceil(k / max(questions, 1)))
 
 
-def answer(
+def search_dialogue(
     turns: list[str],
     engine: SearchEngine,
     *,
     k: int = DEFAULT_K,
     llm_config: LLMSettings | None = None,
     http_client: httpx.Client | None = None,
-    question_mode: str = "understand",
-) -> Answer:
-    """Understand the last turn in the light of the earlier ones, then search each question.
+) -> SearchResult:
+    """Understand the last turn in the light of the earlier ones, then search each question."""
+    understanding = understand(turns, config=llm_config, http_client=http_client)
+    return search_questions(understanding, turns, engine, k)
+
+
+def search_questions(understanding: Understanding, turns: list[str], engine: SearchEngine, k: int) -> SearchResult:
+    """Search each question of `understanding` in the language of the last turn, unless the dialogue is outside
+    the knowledge base's coverage: then every question keeps an empty list, and the questions are still kept,
+    because the review log shows them to volunteers.
 
     A unit already shown for an earlier question is not repeated: the question points up to it when it is
-    among the question's own first results. A question with nothing above the
-    relevance threshold keeps an empty list, which the page reports as not covered. `question_mode`
-    "joined" or "last" skips query understanding (one question: all turns, or the last turn), for the
-    evaluator's comparisons.
+    among the question's own first results. A question with nothing above the relevance threshold keeps an
+    empty list, which the page reports as not covered.
     """
-    if question_mode == "understand":
-        understanding = understand(turns, config=llm_config, http_client=http_client)
-    elif question_mode in QUESTION_MODES:
-        text = "\n".join(turns) if question_mode == "joined" else (turns[-1] if turns else "")
-        understanding = Understanding(standalone=text, questions=(text,) if text.strip() else (), path="none")
-    else:
-        raise ValueError(f"question_mode must be one of {QUESTION_MODES}")
-    reason = outside_coverage("\n".join(turns))
-    if reason:
-        return Answer(understanding, tuple(QuestionResult(q, ()) for q in understanding.questions), reason)
+    if outside := outside_coverage("\n".join(turns)):
+        return SearchResult(understanding, tuple(QuestionResult(q, ()) for q in understanding.questions), outside)
     lang = detect_language(turns[-1] if turns else "")
     limit = per_question_k(k, len(understanding.questions))
-    shown: set[tuple[str, str]] = set()
+    shown: set[UnitId] = set()
     results = []
     for question in understanding.questions:
         found = engine.search(question, lang, k=limit + len(shown))
-        hits = [hit for hit in found if _unit(hit) not in shown][:limit]
+        hits = [hit for hit in found if hit.passage.unit_id not in shown][:limit]
         # a pointer up names only what this question would itself have shown first, never a weaker match
-        above = [hit for hit in found[:limit] if _unit(hit) in shown]
-        shown.update(_unit(hit) for hit in hits)
+        above = [hit for hit in found[:limit] if hit.passage.unit_id in shown]
+        shown.update(hit.passage.unit_id for hit in hits)
         results.append(QuestionResult(question, tuple(hits), tuple(above)))
-    return Answer(understanding, tuple(results))
-
-
-def _unit(hit: Hit) -> tuple[str, str]:
-    return hit.passage.doc, hit.passage.unit
+    return SearchResult(understanding, tuple(results))
