@@ -12,20 +12,20 @@ from collections.abc import Iterable
 from query_understanding.lexicon import CANADIAN_AIRPORT_CODE, CARRIER, DISRUPTION_CAUSE, NOT_PLACES
 
 _NAME = r"(?:St\.|Ste\.|[A-ZÀ-Ý][\w'’]*)(?:[ -][A-ZÀ-Ý][\w'’]*){0,2}"
+_ROUTE = re.compile(r"\b[A-ZÀ-Ý][\w'’]+\s*(?:→|->|–|-|/|>)\s*[A-ZÀ-Ý][\w'’]+\b")
+# "Hamilton to Winnipeg" inside a sentence; a capitalised word opening a sentence is too often a verb ("Flew").
+_NAMED_ROUTE = re.compile(rf"(?<=[a-z,] )((?:St\.|Ste\.)?\s?[A-ZÀ-Ý][\w'’]*)\s+(?:to|à)\s+{_NAME}")
 _PLACE_AFTER_PREPOSITION = re.compile(
     rf"\b(?:from|to|in|at|via|through|into|out of|de|d'|à|vers|depuis|pour)\s*({_NAME})"
 )
-# "Hamilton to Winnipeg" inside a sentence; a capitalised word opening a sentence is too often a verb ("Flew").
-_NAMED_ROUTE = re.compile(rf"(?<=[a-z,] )((?:St\.|Ste\.)?\s?[A-ZÀ-Ý][\w'’]*)\s+(?:to|à)\s+{_NAME}")
-_ROUTE = re.compile(r"\b[A-ZÀ-Ý][\w'’]+\s*(?:→|->|–|-|/|>)\s*[A-ZÀ-Ý][\w'’]+\b")
+_AGE = re.compile(r"\b\d{1,2}[- ]?(?:year|yr)s?[- ]old\b|\b\d{1,2} ans\b|\(\d{1,2} (?:and|et) \d{1,2}\)", re.IGNORECASE)
+_AMOUNT = re.compile(r"\$\s?\d[\d,]*(?:\.\d\d)?|\b\d[\d,]*(?:\.\d\d)?\s?(?:\$|€|euros?|dollars?)", re.IGNORECASE)
 _DURATION = re.compile(
     r"\b\d+(?:[.,]\d+)?\+?\s*(?:hours?|hrs?|minutes?|mins?|days?|weeks?|months?|heures?|jours?|semaines?|mois)\b"
     r"|\b\d{1,2}h\d{0,2}\b|\b(?:an|one|two|three|four|five|six|seven|eight|nine|ten|twelve) (?:hours?|days?|weeks?)\b"
     r"|\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|\bovernight\b|\bla veille\b|\ball day\b",
     re.IGNORECASE,
 )
-_AGE = re.compile(r"\b\d{1,2}[- ]?(?:year|yr)s?[- ]old\b|\b\d{1,2} ans\b|\(\d{1,2} (?:and|et) \d{1,2}\)", re.IGNORECASE)
-_AMOUNT = re.compile(r"\$\s?\d[\d,]*(?:\.\d\d)?|\b\d[\d,]*(?:\.\d\d)?\s?(?:\$|€|euros?|dollars?)", re.IGNORECASE)
 
 
 def carriers(text: str) -> list[str]:
