@@ -2,11 +2,10 @@
 
 This script only arranges widgets. What a message does lives in retrieval/conversation.py, the log in
 retrieval/review_log.py, the fixed wording in retrieval/page_text.py, the search in retrieval/. The settings
-(kb/settings.py) are read once per page run, in `main`, and handed down.
-Text from a passenger, from the language
-model or from the law is always shown with st.text, which cannot format it or turn an address into a link;
-Markdown (escaped) carries only the page's own wording and the law's titles. The only links on the passenger
-page are the official sources.
+(kb/settings.py) are read once per page run, in `main`, and handed down. Text from a passenger, from the
+language model or from the law is always shown with st.text, which cannot format it or turn an address into a
+link; Markdown (escaped) carries only the page's own wording and the law's titles. The only links on the
+passenger page are the official sources.
 """
 
 from __future__ import annotations

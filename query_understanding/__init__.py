@@ -18,11 +18,11 @@ import httpx
 from kb.settings import LLMSettings
 from kb.text import has_words
 from query_understanding.cache import SHARED_CACHE, CacheKey, UnderstandingCache
-from query_understanding.cleaning import split_turns
 from query_understanding.llm import SHARED_BREAKER, CircuitBreaker, UnusableAnswer, before_deadline, open_client
 from query_understanding.llm_path import SKIPPED_NOTE, fallback_note, understand_with_llm
 from query_understanding.offline import understand_offline
 from query_understanding.prompts import PROMPT_VERSION
+from query_understanding.turns import split_turns
 from query_understanding.understanding import MAX_QUESTIONS, Understanding
 
 __all__ = [

@@ -41,8 +41,13 @@ def search_dialogue(
     llm_config: LLMSettings | None = None,
     http_client: httpx.Client | None = None,
 ) -> SearchResult:
-    """Understand the last turn in the light of the earlier ones, then search each question."""
-    understanding = understand(turns, config=llm_config, http_client=http_client)
+    """Understand the last turn in the light of the earlier ones, then search each question.
+
+    Coverage is checked first, on the passenger's own words: a dialogue beyond the knowledge base costs no call
+    to the language model, and the built-in rules write the questions the review log keeps for it.
+    """
+    covered = outside_coverage("\n".join(turns)) is None
+    understanding = understand(turns, config=llm_config if covered else None, http_client=http_client)
     return search_questions(understanding, turns, engine, k)
 
 

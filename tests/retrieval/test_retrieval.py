@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
 from eval.metrics import ranked_passages
+from kb.settings import LLMSettings
 from kb.store import SOURCES_DIR
 from kb.text import detect_language
 from kb.verbatim import check_unit
@@ -70,6 +72,17 @@ def test_what_the_knowledge_base_does_not_cover_is_named(engine, dialogue):
     assert outside_coverage(dialogue)
     result = search_dialogue([dialogue], engine)
     assert result.outside_coverage and not ranked_passages(result)
+
+
+def test_a_dialogue_outside_coverage_costs_no_language_model_call(engine):
+    requests: list[httpx.Request] = []
+    transport = httpx.MockTransport(lambda request: requests.append(request) or httpx.Response(500))
+    endpoint = LLMSettings("key", "http://llm.test/v1", "model", timeout=5.0, max_retries=0)
+    with httpx.Client(transport=transport) as client:
+        result = search_dialogue(["My VIA Rail train was late"], engine, llm_config=endpoint, http_client=client)
+        covered = search_dialogue(["My flight was cancelled"], engine, llm_config=endpoint, http_client=client)
+    assert result.outside_coverage and result.understanding.path == "offline" and not result.understanding.note
+    assert covered.understanding.note and len(requests) == 1  # the covered one asked, and fell back
 
 
 def test_disability_questions_about_trains_are_covered():
