@@ -147,6 +147,9 @@ def _server_client(url: str) -> chromadb.ClientAPI:
         raise StoreUnreachableError(f"The Chroma server at {url} is not answering ({error}).") from error
 
 
+COPY_PREFIX = "passenger-kb-"
+
+
 def _collection_name(generation: str, part: Part, server: str) -> str:
     return f"{generation}.{part.collection}" if server else part.collection
 
@@ -180,16 +183,37 @@ class _Vectors:
 
 
 def _private_copy(store_dir: Path, directory: Path) -> tempfile.TemporaryDirectory | None:
-    """A temporary copy of a local generation's Chroma files, or None when it has none."""
+    """A temporary copy of a local generation's Chroma files, or None when it has none. Its name carries the
+    process id, so that the copies of a process that was killed (its cleanup never ran) can be told apart."""
     if not (directory / CHROMA_DIR).is_dir():
         return None
-    copy = tempfile.TemporaryDirectory(prefix="passenger-kb-", ignore_cleanup_errors=True)
+    remove_orphaned_copies(Path(tempfile.gettempdir()))
+    copy = tempfile.TemporaryDirectory(prefix=f"{COPY_PREFIX}{os.getpid()}-", ignore_cleanup_errors=True)
     try:
         shutil.copytree(directory / CHROMA_DIR, _copy_dir(copy))
     except OSError as error:
         copy.cleanup()
         raise StoreDamagedError(store_dir, f"its Chroma files cannot be read ({error})") from error
     return copy
+
+
+def remove_orphaned_copies(temp_dir: Path) -> None:
+    """Remove the private copies (about 14 MB each) of processes that no longer run: a page process that was
+    killed leaves its copies behind, and every later open sweeps them."""
+    for path in temp_dir.glob(f"{COPY_PREFIX}*-*"):
+        owner = path.name.removeprefix(COPY_PREFIX).split("-", 1)[0]
+        if owner.isdigit() and not _running(int(owner)):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
 
 
 def _copy_dir(copy: tempfile.TemporaryDirectory) -> Path:

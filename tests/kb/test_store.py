@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import replace
@@ -292,3 +294,20 @@ def test_two_ingest_commands_at_once_both_finish_and_one_repairs(small_store, tm
     assert [run.returncode for run in runs] == [0, 0], [err for _, err in outputs]
     assert sorted("already up to date" in out for out, _ in outputs) == [False, True]
     KnowledgeBase.open(store).close()
+
+
+def test_private_copies_left_by_a_killed_process_are_removed_at_the_next_open(small_store, tmp_path, monkeypatch):
+    temp_dir = tmp_path / "tmp"
+    temp_dir.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp_dir))
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    orphan = temp_dir / f"passenger-kb-{ended.stdout.strip()}-x1y2"
+    (orphan / "chroma").mkdir(parents=True)
+    unrelated = temp_dir / "passenger-kb-notapid"
+    unrelated.mkdir()
+    knowledge_base = KnowledgeBase.open(small_store[1])
+    assert not orphan.exists() and unrelated.exists()
+    own = [path for path in temp_dir.iterdir() if path.name.startswith(f"passenger-kb-{os.getpid()}-")]
+    assert len(own) == 1
+    knowledge_base.close()
+    assert not own[0].exists()
