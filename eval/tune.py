@@ -3,7 +3,7 @@
 For each fold, every weight setting of a small grid is scored on the other folds and the best is measured on
 the held-out fold; the figures printed are the held-out folds' figures pooled, so they estimate how the
 method of choosing weights does on questions it was not chosen on. The setting best on all items is printed
-last: it is what `retrieval.engine.Weights` should hold (its figures are in-sample and labelled so).
+last: it is what `retrieval.fusion.Weights` should hold (its figures are in-sample and labelled so).
 
 An item scores (recall@k + AP@k) / 2 when it has gold units, and 1 when it has none and nothing is shown.
 """
@@ -21,7 +21,8 @@ from eval.metrics import average_precision_at_k, dedupe_units, ranked_passages, 
 from eval.retrieval_eval import GoldItem, load_gold
 from kb.passage import UnitId
 from kb.settings import Settings
-from retrieval.engine import Evidence, SearchEngine, Weights
+from retrieval.engine import SearchEngine
+from retrieval.fusion import Evidence, Weights
 from retrieval.search import load_engine, search_dialogue
 
 # Values each earlier, wider run chose in some fold (passage sparse was never chosen, the multilingual weight is
