@@ -45,14 +45,28 @@ def test_long_story_with_one_question_stays_one_question():
     assert len(offline(message).questions) == 1
 
 
-def test_enumerated_questions_are_kept_apart():
-    message = (
-        "Two questions about our Lynx trip from Calgary to Toronto with my 6 year old daughter. "
-        "1) is there a fee to sit next to her 2) can I bring my viola in the cabin?"
-    )
+@pytest.mark.parametrize(
+    ("message", "in_first", "in_second"),
+    [
+        (  # enumerated questions are kept apart
+            "Two questions about our Lynx trip from Calgary to Toronto with my 6 year old daughter. "
+            "1) is there a fee to sit next to her 2) can I bring my viola in the cabin?",
+            ("sit next to her", "6 year old"),
+            ("viola", "Lynx"),
+        ),
+        (  # a French compound message is split
+            "Mon vol Air Transat de Québec à Cancún a été annulé et on est partis 30 heures plus tard. "
+            "En plus ma valise est arrivée brisée. Quelle indemnité pour l'annulation? "
+            "Et pour la valise, je fais quoi?",
+            ("indemnité", "30 heures"),
+            ("valise", "Air Transat"),
+        ),
+    ],
+)
+def test_two_asks_become_two_questions_each_with_its_facts(message, in_first, in_second):
     first, second = offline(message).questions
-    assert "sit next to her" in first and "6 year old" in first
-    assert "viola" in second and "Lynx" in second
+    assert all(words in first for words in in_first)
+    assert all(words in second for words in in_second)
 
 
 def test_at_most_three_questions():
@@ -84,16 +98,6 @@ def test_self_contained_last_message_drags_no_history_in():
     last = "Porter cancelled my flight from Ottawa to Halifax because of a storm, do they owe me anything?"
     result = offline("My violin case got scratched on a WestJet flight last year.", last)
     assert result.standalone == last
-
-
-def test_french_compound_message_is_split():
-    message = (
-        "Mon vol Air Transat de Québec à Cancún a été annulé et on est partis 30 heures plus tard. "
-        "En plus ma valise est arrivée brisée. Quelle indemnité pour l'annulation? Et pour la valise, je fais quoi?"
-    )
-    first, second = offline(message).questions
-    assert "indemnité" in first and "30 heures" in first
-    assert "valise" in second and "Air Transat" in second
 
 
 def test_french_follow_up():

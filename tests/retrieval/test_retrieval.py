@@ -53,10 +53,20 @@ def test_french_questions_get_french_passages_where_there_are_some(engine):
     assert ("SOR-2019-150", "s19") in units(hits)
 
 
-def test_units_without_a_french_version_are_shown_in_english(engine):
-    hits = engine.search("Comment déposer une plainte auprès de l'Office des transports du Canada (OTC)?", lang="fr")
-    complaint = [hit.passage for hit in hits if hit.passage.doc == "C-10.4"]
-    assert complaint and all(p.lang == "en" for p in complaint)
+@pytest.mark.parametrize(
+    ("question", "doc"),
+    [
+        ("Comment déposer une plainte auprès de l'Office des transports du Canada (OTC)?", "C-10.4"),
+        # found through the multilingual encoder: the accessibility regulations have English bank entries only
+        (
+            "Mon fauteuil roulant électrique a été brisé pendant le vol. Que doit faire la compagnie aérienne?",
+            "SOR-2019-244",
+        ),
+    ],
+)
+def test_units_without_a_french_version_are_shown_in_english(engine, question, doc):
+    found = [hit.passage for hit in engine.search(question, lang="fr") if hit.passage.doc == doc]
+    assert found and all(p.lang == "en" for p in found)
 
 
 @pytest.mark.parametrize(
@@ -129,13 +139,10 @@ def test_a_unit_is_shown_once_and_later_questions_point_to_it(engine):
         assert {(h.passage.doc, h.passage.unit) for h in question.shown_above} <= set(shown)
 
 
-def test_french_questions_find_english_only_instruments_through_the_multilingual_encoder(engine):
+def test_french_questions_get_multilingual_evidence_and_english_ones_do_not(engine):
     question = "Mon fauteuil roulant électrique a été brisé pendant le vol. Que doit faire la compagnie aérienne?"
     evidence = engine.evidence(question, "fr")
     assert evidence.bank_multilingual and not engine.evidence("my wheelchair was broken", "en").bank_multilingual
-    hits = engine.search(question, lang="fr")
-    accessibility = [hit.passage for hit in hits if hit.passage.doc == "SOR-2019-244"]
-    assert accessibility and all(p.lang == "en" for p in accessibility)
 
 
 @pytest.mark.parametrize(
