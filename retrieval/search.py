@@ -13,7 +13,7 @@ from kb.store import KnowledgeBase
 from kb.text import detect_language
 from query_understanding import understand
 from query_understanding.understanding import Understanding
-from retrieval.coverage import outside_coverage
+from retrieval.coverage import OutsideCoverage, outside_coverage
 from retrieval.engine import SearchEngine
 from retrieval.results import QuestionResult, SearchResult
 
@@ -46,21 +46,29 @@ def search_dialogue(
     Coverage is checked first, on the passenger's own words: a dialogue beyond the knowledge base costs no call
     to the language model, and the built-in rules write the questions the review log keeps for it.
     """
-    covered = outside_coverage("\n".join(turns)) is None
-    understanding = understand(turns, config=llm_config if covered else None, http_client=http_client)
-    return search_questions(understanding, turns, engine, k)
+    outside = outside_coverage("\n".join(turns))
+    understanding = understand(turns, config=None if outside else llm_config, http_client=http_client)
+    return _search_each(understanding, turns, engine, k, outside)
 
 
 def search_questions(understanding: Understanding, turns: list[str], engine: SearchEngine, k: int) -> SearchResult:
-    """Search each question of `understanding` in the language of the last turn, unless the dialogue is outside
-    the knowledge base's coverage: then every question keeps an empty list, and the questions are still kept,
-    because the review log shows them to volunteers.
+    """Search the questions of an understanding written elsewhere (the evaluator's one-question systems), after
+    the same coverage check."""
+    return _search_each(understanding, turns, engine, k, outside_coverage("\n".join(turns)))
+
+
+def _search_each(
+    understanding: Understanding, turns: list[str], engine: SearchEngine, k: int, outside: OutsideCoverage | None
+) -> SearchResult:
+    """Search each question in the language of the last turn, unless the dialogue is outside the knowledge base's
+    coverage: then every question keeps an empty list, and the questions are still kept, because the review log
+    shows them to volunteers.
 
     A unit already shown for an earlier question is not repeated: the question points up to it when it is
     among the question's own first results. A question with nothing above the relevance threshold keeps an
     empty list, which the page reports as not covered.
     """
-    if outside := outside_coverage("\n".join(turns)):
+    if outside:
         return SearchResult(understanding, tuple(QuestionResult(q, ()) for q in understanding.questions), outside)
     lang = detect_language(turns[-1] if turns else "")
     limit = per_question_k(k, len(understanding.questions))
