@@ -1,8 +1,8 @@
 """`streamlit run app.py`: the passenger page and the volunteer review page.
 
-This script only arranges widgets. What a message does lives in retrieval/conversation.py, the log in
-retrieval/review_log.py, the fixed wording in retrieval/page_text.py, the search in retrieval/. The settings
-(kb/settings.py) are read once per page run, in `main`, and handed down. Text from a passenger, from the
+This script only arranges widgets. What a message does lives in page/conversation.py, the log in
+review/log.py, the fixed wording in page/wording.py, the search in retrieval/. The settings
+(foundation/settings.py) are read once per page run, in `main`, and handed down. Text from a passenger, from the
 language model or from the law is always shown with st.text, which cannot format it or turn an address into a
 link; Markdown (escaped) carries only the page's own wording and the law's titles. The only links on the
 passenger page are the official sources.
@@ -16,10 +16,11 @@ from pathlib import Path
 
 import streamlit as st
 
+from foundation.settings import Settings
+from foundation.text import MAX_MESSAGE_CHARS, detect_language
 from ingest.build import build_knowledge_base
 from kb.bank import append_entry
 from kb.passage import UnitId
-from kb.settings import Settings
 from kb.store import (
     CURRENT,
     PASSAGES,
@@ -31,10 +32,8 @@ from kb.store import (
     StoreMissingError,
     StoreUnreachableError,
 )
-from kb.text import MAX_MESSAGE_CHARS, detect_language
-from retrieval.conversation import Conversation, Exchange, Refusal, as_shown, interface_language
-from retrieval.engine import SearchEngine
-from retrieval.page_text import (
+from page.conversation import Conversation, Exchange, Refusal, as_shown, interface_language
+from page.wording import (
     LANGUAGES,
     built_at,
     consolidation_dates,
@@ -44,8 +43,10 @@ from retrieval.page_text import (
     language_name,
     say,
 )
+from retrieval.engine import SearchEngine
 from retrieval.results import Hit
-from retrieval.review_log import (
+from retrieval.search import load_engine
+from review.log import (
     EVAL_TYPES,
     FEEDBACK_FILTERS,
     MAX_NOTE_CHARS,
@@ -55,7 +56,6 @@ from retrieval.review_log import (
     ShownPassage,
     parse_unit_id,
 )
-from retrieval.search import load_engine
 
 log = logging.getLogger(__name__)
 

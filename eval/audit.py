@@ -19,11 +19,10 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from eval.metrics import ranked_passages
 from eval.product_audit import format_judgements, judge_item, summarise_judgements
+from foundation.settings import Settings
 from kb.jsonl import JsonLine, json_lines, read_jsonl
 from kb.passage import Passage
-from kb.settings import Settings
 from kb.sources import read_instruments
 from kb.store import SOURCES_DIR, ModelMismatchError, StoreMissingError
 from kb.verbatim import check_unit
@@ -124,7 +123,7 @@ def audit_gold(args: argparse.Namespace) -> int:
     for item in tqdm(items, desc="product audit", unit="item", file=sys.stderr):
         found = search.search_dialogue(item["turns"], engine, k=args.k, llm_config=None)
         judgements.append({"id": item["id"], "type": item.get("type", ""), **judge_item(found, item.get("gold", []))})
-        shown += [{field: getattr(p, field) for field in FIELDS} for p in ranked_passages(found)]
+        shown += [{field: getattr(p, field) for field in FIELDS} for p in found.shown_passages]
     summary = summarise_judgements(judgements)
     print(f"The product on {summary['items']} items (built-in rules, no language model, k={args.k}):")
     print("\n".join(format_judgements(summary)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import openai
 
-from kb.settings import LLMSettings
+from foundation.settings import LLMSettings
 from query_understanding.llm import EndpointFault, UnusableAnswer, ask, open_client, read_json
 
 ENDPOINT_HOWTO = """\

@@ -19,8 +19,8 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from foundation.settings import LLMSettings, Settings
 from kb.jsonl import read_jsonl
-from kb.settings import LLMSettings, Settings
 from query_understanding import understand
 from query_understanding.lexicon import topics
 from query_understanding.understanding import MAX_QUESTIONS

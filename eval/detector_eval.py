@@ -23,8 +23,8 @@ from eval.claim_audit import Evidence
 from eval.detector import Detection, detect
 from eval.hallucination_prompts import PROMPT_VERSION
 from eval.result_cache import DEFAULT_DIR, ResultCache
+from foundation.settings import LLMSettings, Settings
 from kb.jsonl import read_jsonl
-from kb.settings import LLMSettings, Settings
 
 PLANTED_SET = Path(__file__).resolve().parent / "planted_hallucinations.jsonl"
 METHODS = ("deterministic", "llm", "combined")

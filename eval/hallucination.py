@@ -27,12 +27,11 @@ from eval.detector import detect
 from eval.generative_baseline import write_answer
 from eval.hallucination_prompts import PROMPT_VERSION
 from eval.hallucination_report import format_summary, summarise, write_report
-from eval.metrics import ranked_passages
 from eval.product_audit import audit_search, judge_item, shown_tokens, tokens
 from eval.result_cache import DEFAULT_DIR, ResultCache
+from foundation.settings import LLMSettings, Settings
 from kb.jsonl import read_jsonl
 from kb.passage import Passage
-from kb.settings import LLMSettings, Settings
 from kb.store import ModelMismatchError, StoreMissingError, current_generation
 from query_understanding.understanding import Understanding
 from retrieval.results import Hit, QuestionResult, SearchResult
@@ -138,12 +137,12 @@ def baseline(
     chat: Chat, turns: list[str], found: SearchResult, retrieve: Retrieve, *, k: int, unanswerable: bool
 ) -> dict:
     """The generative answer from the product's passages, and what the detector finds in it."""
-    evidence = _evidence(ranked_passages(found))
+    evidence = _evidence(found.shown_passages)
     try:
         text = write_answer(chat, turns, evidence)
     except StageFailure as failure:
         return {"answer": None, "failure": failure.reason, "evidence": [asdict(e) for e in evidence]}
-    wider = [e for e in _evidence(ranked_passages(retrieve(turns, 2 * k))) if e not in evidence]
+    wider = [e for e in _evidence(retrieve(turns, 2 * k).shown_passages) if e not in evidence]
     detection = detect(text, evidence, turns, unanswerable=unanswerable, chat=chat, wider=wider)
     return {
         "answer": text,

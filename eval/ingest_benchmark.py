@@ -13,8 +13,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from foundation.settings import Settings
 from ingest.build import build_knowledge_base
-from kb.settings import Settings
 from kb.store import SOURCES_DIR
 
 

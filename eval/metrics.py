@@ -4,13 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kb.passage import Passage, UnitId
-from retrieval.results import SearchResult
-
-
-def ranked_passages(result: SearchResult) -> list[Passage]:
-    """All shown passages in display order, as the evaluator ranks them."""
-    return [hit.passage for question in result.results for hit in question.hits]
+from kb.passage import UnitId
 
 
 def dedupe_units(units: Iterable[UnitId]) -> list[UnitId]:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from eval.metrics import ranked_passages
 from kb.passage import UnitId
 from kb.store import SOURCES_DIR
 from kb.verbatim import check_unit
@@ -42,7 +41,7 @@ def audit_search(found: SearchResult) -> list[ProductFailure]:
     for question in questions:
         if not question.strip() or _MARKUP.search(question):
             failures.append(ProductFailure("question not a plain line", question, "empty, several lines or markup"))
-    for passage in ranked_passages(found):
+    for passage in found.shown_passages:
         if not (SOURCES_DIR / passage.source).is_file():
             failures.append(ProductFailure("source missing", passage.text, f"{passage.source} is not shipped"))
         elif reason := check_unit(passage, passage.text, SOURCES_DIR):
@@ -56,7 +55,7 @@ def judge_item(found: SearchResult, gold: list) -> dict:
 
     `irrelevant` is None when the gold names no units (an item labelled only as answerable).
     """
-    shown = list(dict.fromkeys(p.unit_id for p in ranked_passages(found)))
+    shown = list(dict.fromkeys(p.unit_id for p in found.shown_passages))
     gold_units = {UnitId(g["doc"], g["unit"]) for g in gold if isinstance(g, dict)}
     answerable = bool(gold)
     judged = not answerable or bool(gold_units)
@@ -121,5 +120,5 @@ def tokens(text: str) -> int:
 
 def shown_tokens(found: SearchResult) -> int:
     return sum(tokens(result.question) for result in found.results) + sum(
-        tokens(passage.text) for passage in ranked_passages(found)
+        tokens(passage.text) for passage in found.shown_passages
     )

@@ -20,22 +20,20 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
-from eval.local_server import free_port
 from eval.reliability import Scenario
+from foundation.settings import Settings
 from ingest.__main__ import main as ingest_main
 from ingest.build import build_knowledge_base, load_passages, load_question_bank
 from ingest.web_pages import MalformedPageWarning
 from kb.embeddings import embed_query
 from kb.passage import index_text
-from kb.settings import Settings
-from kb.sources import WEB_DIR, SavedPage, read_sources, write_pages
+from kb.sources import WEB_DIR, read_sources
 from kb.store import (
     CURRENT,
     META,
@@ -49,6 +47,8 @@ from kb.store import (
     build_lock,
 )
 from kb.verbatim import check_passages
+from testing.chroma_server import chroma_server
+from testing.saved_pages import save_example_pages
 
 PROJECT = Path(__file__).resolve().parent.parent
 QUESTIONS = (
@@ -287,18 +287,6 @@ def hostile_pages(trial: int) -> dict[str, bytes]:
     }
 
 
-def save_example_pages(web: Path, pages: dict[str, bytes]) -> None:
-    """These files saved under example.org in the snapshot directory `web`, listed in its manifest as a crawl
-    lists them."""
-    (web / "example.org").mkdir(parents=True)
-    saved = []
-    for name, content in pages.items():
-        (web / "example.org" / name).write_bytes(content)
-        url = f"https://example.org/{name}"
-        saved.append(SavedPage(url, url, name, f"example.org/{name}", "2026-01-01T00:00:00+00:00"))
-    write_pages(web, saved)
-
-
 def sources_with_pages(root: Path, pages: dict[str, bytes]) -> Path:
     sources = root / "sources"
     shutil.copytree(SOURCES_DIR, sources)
@@ -370,32 +358,6 @@ def wrong_xml_is_named(_: int) -> None:
 
 
 # -- Chroma in client/server mode ---------------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def chroma_server(data: Path) -> Iterator[str]:
-    """A real `chroma run` on a free port of 127.0.0.1; yields its URL once it answers."""
-    port = free_port()
-    command = [str(Path(sys.executable).with_name("chroma")), "run", "--path", str(data), "--port", str(port)]
-    process = subprocess.Popen([*command, "--host", "127.0.0.1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while not _answers(url):
-            assert process.poll() is None and time.monotonic() < deadline, "chroma run did not start"
-            time.sleep(0.2)
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
-
-
-def _answers(url: str) -> bool:
-    try:
-        urllib.request.urlopen(f"{url}/api/v2/heartbeat", timeout=2).close()
-    except OSError:
-        return False
-    return True
 
 
 def server_store_is_repaired_and_an_outage_named(_: int) -> None:

@@ -22,11 +22,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from eval.metrics import average_precision_at_k, dedupe_units, f1, precision_at_k, ranked_passages, recall_at_k
+from eval.metrics import average_precision_at_k, dedupe_units, f1, precision_at_k, recall_at_k
+from foundation.settings import LLMSettings, Settings
+from foundation.text import detect_language
 from kb.jsonl import read_jsonl
 from kb.passage import UnitId
-from kb.settings import LLMSettings, Settings
-from kb.text import detect_language
 from query_understanding.understanding import Understanding
 from retrieval.engine import SearchEngine
 from retrieval.results import SearchResult
@@ -89,14 +89,14 @@ def system_runner(
     if name == "full":
 
         def full(turns: list[str]) -> Units:
-            return [p.unit_id for p in ranked_passages(search_dialogue(turns, engine, k=k, llm_config=llm_config))]
+            return [p.unit_id for p in search_dialogue(turns, engine, k=k, llm_config=llm_config).shown_passages]
 
         return full
     if name in ONE_QUESTION:
 
         def one_question(turns: list[str]) -> Units:
             found = search_one_question(ONE_QUESTION[name](turns), turns, engine, k)
-            return [p.unit_id for p in ranked_passages(found)]
+            return [p.unit_id for p in found.shown_passages]
 
         return one_question
     raise ValueError(f"unknown system {name!r}; expected some of {', '.join(SYSTEMS)}")

@@ -17,10 +17,10 @@ import statistics
 from collections import defaultdict
 from pathlib import Path
 
-from eval.metrics import average_precision_at_k, dedupe_units, ranked_passages, recall_at_k
+from eval.metrics import average_precision_at_k, dedupe_units, recall_at_k
 from eval.retrieval_eval import GoldItem, load_gold
+from foundation.settings import Settings
 from kb.passage import UnitId
-from kb.settings import Settings
 from retrieval.engine import SearchEngine
 from retrieval.fusion import Evidence, Weights
 from retrieval.search import load_engine, search_dialogue
@@ -54,7 +54,7 @@ class CachedEvidenceEngine(SearchEngine):
 
 
 def shown_units(engine: SearchEngine, item: GoldItem, k: int) -> list[UnitId]:
-    return dedupe_units(p.unit_id for p in ranked_passages(search_dialogue(item.turns, engine, k=k)))[:k]
+    return dedupe_units(p.unit_id for p in search_dialogue(item.turns, engine, k=k).shown_passages)[:k]
 
 
 def item_scores(engine: SearchEngine, items: list[GoldItem], k: int) -> dict[str, dict]:

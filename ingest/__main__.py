@@ -11,8 +11,8 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from foundation.settings import Settings
 from ingest.build import build_knowledge_base
-from kb.settings import Settings
 from kb.sources import WEB_DIR, SourceError
 from kb.store import SOURCES_DIR, BuildLockedError, StoreUnreachableError
 from kb.verbatim import VerbatimError

@@ -24,10 +24,10 @@ import httpx
 from bs4 import BeautifulSoup
 from bs4.exceptions import ParserRejectedMarkup
 
+from foundation.text import squash_spaces
 from ingest.scope import Scope, clean_url, page_key, site_of
 from ingest.snapshot import page_file, replace_snapshot
 from kb.sources import SavedPage, write_pages
-from kb.text import squash_spaces
 
 AGENT = "air-passenger-rights-assistant"
 USER_AGENT = f"{AGENT}/1.0 (retrieval of air passenger rights guides)"

@@ -15,10 +15,10 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 
+from foundation.text import squash_spaces
 from kb.law_xml import consolidation_date, in_force_on, label_text, roman_or_arabic, running_text
 from kb.passage import Passage
 from kb.sources import Instrument, SourceError, read_instruments
-from kb.text import squash_spaces
 
 MAX_PART_CHARS = 1500  # a longer section is indexed in pieces, cut only between subsections
 

@@ -27,10 +27,10 @@ from bs4.exceptions import ParserRejectedMarkup
 from langchain_text_splitters import HTMLSectionSplitter
 from lxml import etree
 
+from foundation.text import detect_language, squash_spaces
 from kb.html_page import NotAnHtmlPage, decode_page, is_not_content, is_step_heading, main_content
 from kb.passage import Passage
 from kb.sources import MANIFEST, SavedPage, read_pages
-from kb.text import detect_language, squash_spaces
 
 SPLIT_HEADINGS = ["h1", "h2", "h3"]
 BLOCKS = frozenset({

@@ -14,8 +14,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from foundation.text import squash_spaces
 from kb.jsonl import json_lines
-from kb.text import squash_spaces
 
 BANK_DIR = Path(__file__).resolve().parent / "bank"
 OUTSIDE_DIR = BANK_DIR / "outside"  # air-travel questions that no unit answers: `{"lang", "text"}` a line

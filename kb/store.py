@@ -38,11 +38,11 @@ from urllib.parse import urlsplit
 import chromadb
 from chromadb.config import Settings
 
+from foundation.settings import PROJECT_ROOT
 from kb.bank import BankEntry
 from kb.embeddings import MODEL_ID, QUERY_PREFIX, OfflineBgeEmbedding, embed
 from kb.jsonl import read_jsonl
 from kb.passage import Passage
-from kb.settings import PROJECT_ROOT
 from kb.sources import Sources
 
 SOURCES_DIR = PROJECT_ROOT / "kb" / "sources"

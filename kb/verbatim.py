@@ -34,10 +34,10 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup, NavigableString, Tag
 
+from foundation.text import squash_spaces
 from kb.html_page import decode_page, is_not_content, is_step_heading, main_content
 from kb.law_xml import consolidation_date, in_force_on, label_text, roman_or_arabic, running_text
 from kb.passage import Passage
-from kb.text import squash_spaces
 
 # Annotations printed beside the law, not part of it.
 ANNOTATIONS = frozenset({"Footnote", "FootnoteRef", "HistoricalNote", "RecentAmendments"})

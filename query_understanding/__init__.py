@@ -15,8 +15,8 @@ import time
 
 import httpx
 
-from kb.settings import LLMSettings
-from kb.text import has_words
+from foundation.settings import LLMSettings
+from foundation.text import has_words
 from query_understanding.cache import SHARED_CACHE, CacheKey, UnderstandingCache
 from query_understanding.llm import SHARED_BREAKER, CircuitBreaker, UnusableAnswer, before_deadline, open_client
 from query_understanding.llm_path import SKIPPED_NOTE, fallback_note, understand_with_llm
@@ -48,7 +48,7 @@ def understand(
 ) -> Understanding:
     """The last of `turns` made standalone with the earlier ones, split into at most three questions.
 
-    `config` is the language model's settings (kb.settings); None uses the built-in rules only. `http_client`
+    `config` is the language model's settings (foundation.settings); None uses the built-in rules only. `http_client`
     reaches the endpoint (tests hand in one bound to a local stub).
     `cache` keeps language-model answers; `breaker` remembers failed endpoints; None disables either.
     """

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from kb.text import detect_language, fold
+from foundation.text import detect_language, fold
 from query_understanding.lexicon import (
     AIRPORT_CODE,
     CANADA,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from kb.text import fold
+from foundation.text import fold
 from query_understanding.lexicon import ENGLISH_FRENCH_WORDS, OTHER_LANGUAGE_AIR_WORDS, OTHER_LANGUAGE_COMMON_WORDS
 
 _WORD = re.compile(r"[^\W\d_]+")

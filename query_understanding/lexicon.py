@@ -3,7 +3,7 @@
 Topics and their families tell one issue from another (the decomposer, the rewriter, the check of the model's
 questions); carriers, places and causes are the facts a question carries; air-travel, service and regime words
 tell whether a dialogue is about what the knowledge base covers; other languages' words tell a message the
-product cannot read. Patterns matched against `kb.text.fold`ed text are written in plain lower case.
+product cannot read. Patterns matched against `foundation.text.fold`ed text are written in plain lower case.
 
 Where two lists look alike but differ on purpose, both are kept and the note says why.
 """

@@ -20,7 +20,7 @@ import httpx
 from openai import OpenAI
 from openai.types.chat import ChatCompletion
 
-from kb.settings import LLMSettings
+from foundation.settings import LLMSettings
 
 # A chat completion with at most a few hundred tokens is a few kB; anything far larger is not worth reading.
 MAX_ANSWER_BYTES = 64 * 1024

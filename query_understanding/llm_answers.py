@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from kb.text import clean_text, has_words
+from foundation.text import clean_text, has_words
 from query_understanding.lexicon import TOO_COMMON_TO_RELATE, topics
 from query_understanding.llm import UnusableAnswer
 from query_understanding.machine_text import rule_broken

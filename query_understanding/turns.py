@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kb.text import clean_text, has_words
+from foundation.text import clean_text, has_words
 
 MAX_HISTORY_CHARS = 1500
 MAX_HISTORY_TURNS = 6

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from kb.text import fold
+from foundation.text import fold
 from query_understanding.flight_scope import names_canada
 from query_understanding.lexicon import (
     AIR_TRAVEL,

@@ -37,3 +37,8 @@ class SearchResult:
     understanding: Understanding
     results: tuple[QuestionResult, ...]
     outside_coverage: OutsideCoverage | None = None
+
+    @property
+    def shown_passages(self) -> list[Passage]:
+        """Every passage shown, in the order the page shows them: what a passenger reads and the evaluator ranks."""
+        return [hit.passage for question in self.results for hit in question.hits]

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import httpx
 
+from foundation.settings import LLMSettings
+from foundation.text import detect_language
 from kb.passage import UnitId
-from kb.settings import LLMSettings
 from kb.store import KnowledgeBase
-from kb.text import detect_language
 from query_understanding import understand
 from query_understanding.understanding import Understanding
 from retrieval.coverage import OutsideCoverage, outside_coverage

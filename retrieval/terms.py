@@ -6,7 +6,7 @@ import threading
 
 import snowballstemmer
 
-from kb.text import words
+from foundation.text import words
 
 STOP_WORDS = {
     "en": set(

@@ -11,12 +11,12 @@ import pytest
 from page_session import APP, TIMEOUT, open_page, open_review, send
 from streamlit.testing.v1 import AppTest
 
-from eval.openai_stub import StubEndpoint
 from kb.store import current_generation
-from retrieval.conversation import Refusal
+from page.conversation import Refusal
+from page.wording import TEXT, escape_markdown
 from retrieval.coverage import OutsideCoverage
-from retrieval.page_text import TEXT, escape_markdown
-from retrieval.review_log import FeedbackLog
+from review.log import FeedbackLog
+from testing.openai_stub import StubEndpoint
 
 COMPOUND = (
     "Our Sunwing flight home from Punta Cana was cancelled, they said it was a crew scheduling problem, and we got "

@@ -21,11 +21,11 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import Page, sync_playwright
 
-from eval.local_server import free_port
-from eval.openai_stub import StubEndpoint
 from query_understanding import understand
 from retrieval.engine import SearchEngine
 from retrieval.search import search_dialogue
+from testing.local_server import free_port
+from testing.openai_stub import StubEndpoint
 
 PROJECT = Path(__file__).resolve().parents[2]
 ARTIFACTS = PROJECT / "tests" / "artifacts"

@@ -9,10 +9,10 @@ import pytest
 from page_session import open_page, open_review, send
 from streamlit.testing.v1 import AppTest
 
-from retrieval.conversation import Refusal
+from page.conversation import Refusal
+from page.wording import TEXT, escape_markdown
 from retrieval.coverage import OutsideCoverage
-from retrieval.page_text import TEXT, escape_markdown
-from retrieval.review_log import FeedbackLog
+from review.log import FeedbackLog
 
 PASSWORD = "volunteer-pass"
 LLM_SETTINGS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PASSENGER_LLM_MODEL", "PASSENGER_LLM_TIMEOUT")

@@ -13,13 +13,13 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from eval.local_server import LocalServer, free_port, send
-from eval.reliability_store import save_example_pages
 from ingest.crawl import AGENT, CrawlError, NoNetworkError, SkipReason, crawl
 from ingest.scope import page_key
 from ingest.web_pages import MalformedPageWarning, load_web_passages
 from kb.sources import TERMS_NOTE, SourceError
 from kb.verbatim import check_passages
+from testing.local_server import LocalServer, free_port, send
+from testing.saved_pages import save_example_pages
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "site"
 HTML = "text/html; charset=utf-8"

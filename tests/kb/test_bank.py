@@ -6,13 +6,12 @@ import json
 import shutil
 from pathlib import Path
 
-from eval.metrics import ranked_passages
 from ingest.build import build_knowledge_base
 from kb.bank import BANK_DIR, BankEntry, append_entry, load_bank
 from kb.store import SOURCES_DIR, KnowledgeBase
 from retrieval.engine import SearchEngine
-from retrieval.review_log import FeedbackLog
 from retrieval.search import search_dialogue
+from review.log import FeedbackLog
 
 KNOWN = {("SOR-2019-110", "s1"), ("SOR-2019-110", "s2")}
 
@@ -104,7 +103,7 @@ def test_a_question_that_missed_its_unit_finds_it_once_a_volunteer_adds_it_to_th
     build_knowledge_base(sources, store, bank_dir=bank)
     question = "my axe has to ride in the belly now? the gate dude said no overhead for it. Call me at 613-555-0199"
     missed = search_dialogue([question], SearchEngine(KnowledgeBase.open(store)))
-    assert ("SOR-2019-150", "s24") not in {p.unit_id for p in ranked_passages(missed)}
+    assert ("SOR-2019-150", "s24") not in {p.unit_id for p in missed.shown_passages}
 
     log = FeedbackLog(tmp_path / "log.sqlite3")
     turn_id, _ = log.log_turn([question], missed)
@@ -119,4 +118,4 @@ def test_a_question_that_missed_its_unit_finds_it_once_a_volunteer_adds_it_to_th
     report, _, _ = build_knowledge_base(sources, store, bank_dir=bank)
     assert report.embedded == 1  # only the new entry
     found = search_dialogue([question], SearchEngine(KnowledgeBase.open(store)))
-    assert ("SOR-2019-150", "s24") in {p.unit_id for p in ranked_passages(found)}
+    assert ("SOR-2019-150", "s24") in {p.unit_id for p in found.shown_passages}

@@ -12,13 +12,13 @@ import chromadb
 import pytest
 from chromadb.config import Settings
 
-from eval.local_server import free_port
-from eval.reliability_store import chroma_server
 from ingest.build import build_knowledge_base
 from kb.store import SOURCES_DIR, KnowledgeBase, StoreDamagedError, StoreUnreachableError
-from retrieval.conversation import Conversation, Refusal
+from page.conversation import Conversation, Refusal
 from retrieval.engine import SearchEngine
-from retrieval.review_log import FeedbackLog
+from review.log import FeedbackLog
+from testing.chroma_server import chroma_server
+from testing.local_server import free_port
 
 PROJECT = Path(__file__).resolve().parents[2]
 FILES = ["SOR-2019-110.xml", "SOR-2019-150.xml"]
@@ -49,7 +49,7 @@ def server_collections(url: str) -> list[str]:
 
 NEAREST = """
 import json, sys
-from kb.settings import Settings
+from foundation.settings import Settings
 from kb.store import KnowledgeBase
 settings = Settings.from_environment()
 kb = KnowledgeBase.open(settings.store_dir, settings.chroma_url)

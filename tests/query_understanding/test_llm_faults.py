@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from eval.openai_stub import FAULTS, FaultyEndpoint
-from kb.settings import Settings
+from foundation.settings import Settings
 from query_understanding import CircuitBreaker, understand
 from query_understanding.llm_path import SKIPPED_NOTE
+from testing.openai_stub import FAULTS, FaultyEndpoint
 
 MESSAGE = "WestJet cancelled my flight from Calgary and I waited 2 days, what am I owed?"
 NOTES = {

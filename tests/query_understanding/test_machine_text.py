@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from eval.openai_stub import StubEndpoint
 from query_understanding import UnderstandingCache, understand
 from query_understanding.machine_text import rule_broken
 from query_understanding.prompts import DECONTEXTUALISE_PROMPT
+from testing.openai_stub import StubEndpoint
 
 MESSAGE = "Porter cancelled our Ottawa to Halifax flight and we got there 10 hours late. We paid $180 for a hotel."
 FAIR = [

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 import httpx
 import pytest
 
-from eval.openai_stub import StubEndpoint
-from kb.settings import LLMSettings, Settings
+from foundation.settings import LLMSettings, Settings
 from query_understanding import NO_WORDS_NOTE, CircuitBreaker, UnderstandingCache, understand
 from query_understanding.prompts import DECOMPOSE_PROMPT, DECONTEXTUALISE_PROMPT
+from testing.openai_stub import StubEndpoint
 
 MESSAGE = "Air Canada delayed my Toronto to Paris flight 5 hours for crew issues. What am I owed?"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import threading
 
-from eval.reliability_runtime import QUESTIONS, THREADS, search_concurrently
 from retrieval.terms import terms
+from testing.concurrent_search import QUESTIONS, THREADS, search_concurrently
 
 
 def test_eight_threads_of_fifty_questions_match_the_questions_searched_one_at_a_time(engine):

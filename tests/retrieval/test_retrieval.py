@@ -5,10 +5,9 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from eval.metrics import ranked_passages
-from kb.settings import LLMSettings
+from foundation.settings import LLMSettings
+from foundation.text import detect_language
 from kb.store import SOURCES_DIR
-from kb.text import detect_language
 from kb.verbatim import check_unit
 from retrieval.coverage import outside_coverage
 from retrieval.search import per_question_k, search_dialogue
@@ -81,7 +80,7 @@ def test_units_without_a_french_version_are_shown_in_english(engine, question, d
 def test_what_the_knowledge_base_does_not_cover_is_named(engine, dialogue):
     assert outside_coverage(dialogue)
     result = search_dialogue([dialogue], engine)
-    assert result.outside_coverage and not ranked_passages(result)
+    assert result.outside_coverage and not result.shown_passages
 
 
 def test_a_dialogue_outside_coverage_costs_no_language_model_call(engine):
@@ -104,7 +103,7 @@ def test_disability_questions_about_trains_are_covered():
 )
 def test_garbage_gives_a_clear_empty_result(engine, garbage):
     result = search_dialogue([garbage], engine)
-    assert not ranked_passages(result)
+    assert not result.shown_passages
     assert engine.search(garbage) == []
 
 
@@ -117,7 +116,7 @@ def test_compound_questions_each_get_their_passages(engine):
     )  # fmt: skip
     assert len(result.results) >= 2
     assert all(r.hits for r in result.results)
-    shown = {p.unit_id for p in ranked_passages(result)}
+    shown = {p.unit_id for p in result.shown_passages}
     assert ("SOR-2019-150", "s19") in shown and ("C-26", "sch6-art31") in shown
 
 
@@ -133,7 +132,7 @@ def test_a_unit_is_shown_once_and_later_questions_point_to_it(engine):
          "How much compensation for the delay? What about the suitcase? And what compensation for the delay again?"],
         engine,
     )  # fmt: skip
-    shown = [p.unit_id for p in ranked_passages(result)]
+    shown = [p.unit_id for p in result.shown_passages]
     assert len(shown) == len(set(shown))
     for question in result.results:
         assert {(h.passage.doc, h.passage.unit) for h in question.shown_above} <= set(shown)

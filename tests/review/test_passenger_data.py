@@ -10,13 +10,13 @@ import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from test_feedback_log import two_question_search
+from test_review_log import two_question_search
 
-from kb.redact import BOOKING, EMAIL, NAME, PHONE, TICKET, redact
-from kb.text import clean_message
+from foundation.redact import BOOKING, EMAIL, NAME, PHONE, TICKET, redact
+from foundation.text import clean_message
+from page.conversation import Refusal, refusal_for
 from query_understanding.languages import in_unsupported_language
-from retrieval.conversation import Refusal, refusal_for
-from retrieval.review_log import (
+from review.log import (
     MAX_NOTE_CHARS,
     FeedbackLog,
     FeedbackLogError,

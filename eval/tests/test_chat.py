@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from eval.chat import Chat, StageFailure
-from eval.openai_stub import StubEndpoint
+from testing.openai_stub import StubEndpoint
 
 
 @pytest.mark.parametrize(

@@ -12,10 +12,10 @@ from eval import detector_eval
 from eval.detector import abstains
 from eval.figure_check import check_figures, extract_figures
 from eval.hallucination_prompts import CLAIM_EXTRACTION, CLAIM_SEVERITY, CLAIM_VERIFICATION
-from eval.openai_stub import StubEndpoint
 from kb.jsonl import read_jsonl
 from kb.store import SOURCES_DIR
 from kb.verbatim import difference, law_units
+from testing.openai_stub import StubEndpoint
 
 FILES = {
     ("SOR-2019-150", "en"): "justice-laws/eng/regulations/SOR-2019-150.xml",

@@ -11,7 +11,7 @@ import re
 from collections import defaultdict
 
 from kb.sources import Instrument, Sources
-from retrieval.conversation import Refusal
+from page.conversation import Refusal
 from retrieval.coverage import OutsideCoverage
 
 LANGUAGES = {"en": "English", "fr": "Français"}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.settings import (
+from foundation.settings import (
     DEFAULT_RETENTION_DAYS,
     PROJECT_ROOT,
     LLMSettings,
@@ -52,7 +52,7 @@ def test_the_retention_period():
 
 @pytest.mark.parametrize("bad", ["0", "-5", "thirty", "1e9", "3651"])
 def test_a_retention_period_that_cannot_be_used_keeps_90_days_and_says_so(bad, caplog):
-    with caplog.at_level(logging.WARNING, logger="kb.settings"):
+    with caplog.at_level(logging.WARNING, logger="foundation.settings"):
         settings = Settings.from_environment({"PASSENGER_RETENTION_DAYS": bad})
     assert settings.retention_days == DEFAULT_RETENTION_DAYS
     assert settings.problems == ()

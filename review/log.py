@@ -1,9 +1,9 @@
 """The local log of what passengers asked and were shown, their feedback, and volunteers' judgements.
 
-One SQLite file (kb.settings: PASSENGER_FEEDBACK_DB, else kb/feedback.sqlite3, git-ignored), readable by its
+One SQLite file (foundation.settings: PASSENGER_FEEDBACK_DB, else kb/feedback.sqlite3, git-ignored), readable by its
 owner only.
 Each operation opens its own connection, so the page's sessions, which run in separate threads, never share
-one. What passengers and volunteers write is redacted (kb.redact) before it is stored, and again when it is
+one. What passengers and volunteers write is redacted (foundation.redact) before it is stored, and again when it is
 read back for the review page or the export; turns older than the retention period are deleted.
 Volunteers' judgements export as JSON Lines in the evaluation set's format (id, type, turns, gold, note), so
 reviewed turns can grow the evaluation set. Wrong review passwords lock the page for a growing time, kept in
@@ -26,11 +26,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Literal
 
+from foundation.redact import redact, redact_turns
+from foundation.settings import DEFAULT_RETENTION_DAYS
+from foundation.text import squash_spaces
 from kb.bank import MAX_ENTRY_CHARS, BankEntry
 from kb.passage import UnitId
-from kb.redact import redact, redact_turns
-from kb.settings import DEFAULT_RETENTION_DAYS
-from kb.text import squash_spaces
 from retrieval.results import SearchResult
 
 log = logging.getLogger(__name__)

@@ -6,10 +6,8 @@ import re
 
 import pytest
 
-from kb.text import MAX_MESSAGE_CHARS, clean_message
-from query_understanding.flight_scope import says_where_flight_went, with_flight_scope
-from query_understanding.understanding import Understanding
-from retrieval.conversation import (
+from foundation.text import MAX_MESSAGE_CHARS, clean_message
+from page.conversation import (
     Conversation,
     Refusal,
     as_shown,
@@ -17,11 +15,13 @@ from retrieval.conversation import (
     passages_shown_above,
     refusal_for,
 )
+from page.wording import TEXT, consolidation_dates, escape_markdown, instrument_lines
+from query_understanding.flight_scope import says_where_flight_went, with_flight_scope
+from query_understanding.understanding import Understanding
 from retrieval.coverage import OutsideCoverage
 from retrieval.engine import SearchEngine
-from retrieval.page_text import TEXT, consolidation_dates, escape_markdown, instrument_lines
 from retrieval.results import QuestionResult, SearchResult
-from retrieval.review_log import FeedbackLog
+from review.log import FeedbackLog
 
 
 @pytest.mark.parametrize(

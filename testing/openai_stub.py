@@ -8,8 +8,8 @@ import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler
 
-from eval.local_server import LocalServer, free_port, send
-from kb.settings import LLMSettings
+from foundation.settings import LLMSettings
+from testing.local_server import LocalServer, free_port, send
 
 # reply(system, user) -> content, or (content, finish_reason)
 Reply = Callable[[str, str], "str | tuple[str, str]"]

@@ -16,12 +16,12 @@ from eval.hallucination_prompts import (
     CLAIM_VERIFICATION,
     HISTORY_MEMORY,
 )
-from eval.openai_stub import StubEndpoint
 from eval.product_audit import audit_search
 from kb.jsonl import read_jsonl
 from kb.passage import Passage
 from query_understanding.understanding import Understanding
 from retrieval.results import Hit, QuestionResult, SearchResult
+from testing.openai_stub import StubEndpoint
 
 PLANTED_SET = Path(__file__).resolve().parents[2] / "eval" / "planted_hallucinations.jsonl"
 APPR = "justice-laws/eng/regulations/SOR-2019-150.xml"

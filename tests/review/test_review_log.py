@@ -9,7 +9,7 @@ import pytest
 from kb.passage import Passage, UnitId
 from query_understanding.understanding import Understanding
 from retrieval.results import Hit, QuestionResult, SearchResult
-from retrieval.review_log import (
+from review.log import (
     EVAL_TYPES,
     FEEDBACK_FILTERS,
     FeedbackLog,

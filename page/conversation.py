@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal
 
-from kb.settings import LLMSettings
-from kb.text import MAX_MESSAGE_CHARS, clean_message, detect_language
+from foundation.settings import LLMSettings
+from foundation.text import MAX_MESSAGE_CHARS, clean_message, detect_language
 from query_understanding.flight_scope import ScopeChoice, says_where_flight_went, with_flight_scope
 from query_understanding.languages import in_unsupported_language
 from retrieval.engine import SearchEngine
 from retrieval.results import SearchResult
-from retrieval.review_log import FeedbackLog, FeedbackLogError
 from retrieval.search import search_dialogue
+from review.log import FeedbackLog, FeedbackLogError
 
 log = logging.getLogger(__name__)
 

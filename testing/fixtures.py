@@ -1,4 +1,4 @@
-"""Shared fixtures: one real knowledge base built from the shipped snapshot, once per test run."""
+"""Shared pytest fixtures: one real knowledge base built from the shipped snapshot, once per test run."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from ingest.build import build_knowledge_base
+from ingest.laws import load_law_passages
 from kb.store import SOURCES_DIR, KnowledgeBase
 
 
@@ -27,3 +28,8 @@ def engine(knowledge_base):
     from retrieval.engine import SearchEngine
 
     return SearchEngine(knowledge_base)
+
+
+@pytest.fixture(scope="session")
+def law_passages():
+    return load_law_passages(SOURCES_DIR)

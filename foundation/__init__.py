@@ -1,0 +1,1 @@
+"""The bottom layer every package stands on: settings read once, text cleaning, redacting what identifies a person."""

@@ -1,0 +1,1 @@
+"""The volunteers' part: the review log of turns, passengers' feedback, judgements and their export."""
