@@ -32,9 +32,9 @@ from kb.store import (
     StoreMissingError,
     StoreUnreachableError,
 )
-from page.conversation import Conversation, Exchange, Refusal, as_shown, interface_language
+from page.conversation import Conversation, Exchange, as_shown, interface_language
 from page.wording import (
-    LANGUAGES,
+    LANGUAGE_LABELS,
     built_at,
     consolidation_dates,
     escape_markdown,
@@ -44,6 +44,7 @@ from page.wording import (
     say,
 )
 from retrieval.engine import SearchEngine
+from retrieval.outcome import Outcome
 from retrieval.results import Hit
 from retrieval.search import load_engine
 from review.log import (
@@ -265,8 +266,8 @@ def show_sidebar(lang: str, knowledge_base: KnowledgeBase | None, settings: Sett
             st.session_state.lang_choice = lang
         st.radio(
             say(lang, "sidebar_language"),
-            list(LANGUAGES),
-            format_func=LANGUAGES.get,
+            list(LANGUAGE_LABELS),
+            format_func=LANGUAGE_LABELS.get,
             key="lang_choice",
             on_change=take_language,
             horizontal=True,
@@ -294,7 +295,7 @@ def show_sidebar(lang: str, knowledge_base: KnowledgeBase | None, settings: Sett
 
 
 def show_reply(exchange: Exchange, index: int, lang: str, feedback: FeedbackLog, offer_scope: bool) -> None:
-    if exchange.refusal is Refusal.FLIGHT_NOT_IN_CANADA:
+    if exchange.refusal is Outcome.FLIGHT_NOT_IN_CANADA:
         st.info(say(lang, exchange.refusal))
     elif exchange.refusal:
         st.warning(say(lang, exchange.refusal, length=exchange.length, limit=MAX_MESSAGE_CHARS))
@@ -305,7 +306,7 @@ def show_reply(exchange: Exchange, index: int, lang: str, feedback: FeedbackLog,
         st.info(say(lang, found.outside_coverage))
         return
     if not found.understanding.questions:
-        st.warning(say(lang, Refusal.EMPTY))
+        st.warning(say(lang, Outcome.EMPTY))
         return
     st.markdown(f"**{say(lang, 'questions_searched')}**", help=say(lang, "questions_searched_help"))
     for question_index, result in enumerate(found.results):
@@ -313,16 +314,16 @@ def show_reply(exchange: Exchange, index: int, lang: str, feedback: FeedbackLog,
         above = exchange.shown_above[question_index] if exchange.shown_above else ()
         if above:
             titles = escape_markdown(join_words(lang, [f"“{t}”" for t in above]))
-            st.info(say(lang, "also_shown_above" if result.hits else "shown_above", titles=titles))
-        elif not result.hits:
-            st.info(say(lang, "not_covered"))
+            st.info(say(lang, result.outcome or "also_shown_above", titles=titles))
+        elif result.outcome:
+            st.info(say(lang, result.outcome))
         shown_ids = exchange.shown_ids[question_index] if exchange.shown_ids else ()
         for rank, hit in enumerate(result.hits):
             show_passage(hit, shown_ids[rank] if shown_ids else None, lang, feedback, expanded=rank == 0)
     if found.understanding.note:
         st.caption(escape_markdown(say(lang, "offline_note", note=found.understanding.note)))
     if offer_scope and exchange.asks_flight_scope:
-        st.markdown(f"**{say(lang, 'scope_question')}**")
+        st.markdown(f"**{say(lang, Outcome.ASK_FLIGHT_SCOPE)}**")
         with st.container(horizontal=True):
             for choice in SCOPE_CHOICES:
                 label = say(lang, f"scope_{choice}")

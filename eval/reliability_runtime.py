@@ -12,10 +12,11 @@ from unittest import mock
 
 from eval.reliability import Scenario
 from foundation.settings import Settings
-from page.conversation import Conversation, Refusal
+from page.conversation import Conversation
 from query_understanding import CircuitBreaker, understand
 from query_understanding.llm_path import SKIPPED_NOTE
 from retrieval.engine import SearchEngine
+from retrieval.outcome import Outcome
 from review.log import FeedbackLog
 from testing.concurrent_search import QUESTIONS, THREADS, search_concurrently
 from testing.openai_stub import FAULTS, FaultyEndpoint
@@ -153,7 +154,7 @@ def hostile_input(trial: int) -> None:
         log = FeedbackLog(Path(directory) / "feedback.sqlite3")
         exchange = conversation.ask("\x1b[31mMy flight\x1b[0m was delayed 6 hours\x1b]0;x\x07", _engine(), log, None)
         for message in OTHER_LANGUAGES:
-            assert conversation.ask(message, _engine(), log, None).refusal is Refusal.UNSUPPORTED_LANGUAGE, message
+            assert conversation.ask(message, _engine(), log, None).refusal is Outcome.UNSUPPORTED_LANGUAGE, message
     shown = [exchange.message, *exchange.search_result.understanding.questions]
     assert not any("[31m" in text or "\x1b" in text or "[0m" in text for text in shown), shown
 

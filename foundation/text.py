@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+LANGUAGES = ("en", "fr")  # the languages the loaders, the rules, the bank and the page read
 MAX_MESSAGE_CHARS = 4000  # the longest message the page searches
 WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
 # Terminal escape sequences (colours "ESC[31m", titles "ESC]0;...BEL"), removed whole so no "[31m" is left.

@@ -14,13 +14,12 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from foundation.text import squash_spaces
+from foundation.text import LANGUAGES, squash_spaces
 from kb.jsonl import json_lines
 
 BANK_DIR = Path(__file__).resolve().parent / "bank"
 OUTSIDE_DIR = BANK_DIR / "outside"  # air-travel questions that no unit answers: `{"lang", "text"}` a line
 VOLUNTEER_FILE = "volunteers.jsonl"
-LANGUAGES = ("en", "fr")
 MAX_ENTRY_CHARS = 700
 
 

@@ -11,10 +11,11 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path, PurePosixPath
 
+from foundation.text import LANGUAGES
+
 MANIFEST = "manifest.json"
 WEB_DIR = "web"  # the crawl snapshot, beside the law in the sources directory
 TERMS_NOTE = "see the site's terms of use"
-LANGUAGES = ("en", "fr")  # the languages the loader and the rules read
 INSTRUMENT_FIELDS = ("doc", "instrument", "language", "file", "url", "consolidated")
 LICENCE_FIELDS = ("name", "url", "attribution")
 PAGE_FIELDS = ("url", "canonical_url", "title", "file", "retrieved")

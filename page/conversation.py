@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import logging
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Literal
 
 from foundation.settings import LLMSettings
@@ -18,6 +17,7 @@ from foundation.text import MAX_MESSAGE_CHARS, clean_message, detect_language
 from query_understanding.flight_scope import ScopeChoice, says_where_flight_went, with_flight_scope
 from query_understanding.languages import in_unsupported_language
 from retrieval.engine import SearchEngine
+from retrieval.outcome import Outcome
 from retrieval.results import SearchResult
 from retrieval.search import search_dialogue
 from review.log import FeedbackLog, FeedbackLogError
@@ -25,15 +25,6 @@ from review.log import FeedbackLog, FeedbackLogError
 log = logging.getLogger(__name__)
 
 
-class Refusal(StrEnum):
-    """Why a message gets a fixed reply instead of passages; the page's wording is keyed by it."""
-
-    EMPTY = "empty"  # nothing to look up in the message
-    TOO_LONG = "too_long"
-    UNSUPPORTED_LANGUAGE = "unsupported_language"
-    FLIGHT_NOT_IN_CANADA = "flight_not_in_canada"  # the passenger said the flight neither starts nor ends in Canada
-    SEARCH_FAILED = "search_failed"
-    SEARCH_SERVER_DOWN = "search_server_down"
 
 
 def as_shown(message: str) -> str:
@@ -42,15 +33,15 @@ def as_shown(message: str) -> str:
     return message if len(message) <= MAX_MESSAGE_CHARS else message[:MAX_MESSAGE_CHARS] + "…"
 
 
-def refusal_for(message: str) -> Refusal | None:
+def refusal_for(message: str) -> Outcome | None:
     """Why a cleaned message is not searched at all: nothing in it, longer than the page searches, or written
     in a language the knowledge base and the rules do not read."""
     if not message.strip():
-        return Refusal.EMPTY
+        return Outcome.EMPTY
     if len(message) > MAX_MESSAGE_CHARS:
-        return Refusal.TOO_LONG
+        return Outcome.TOO_LONG
     if in_unsupported_language(message):
-        return Refusal.UNSUPPORTED_LANGUAGE
+        return Outcome.UNSUPPORTED_LANGUAGE
     return None
 
 
@@ -70,7 +61,7 @@ class Exchange:
 
     message: str
     search_result: SearchResult | None = None
-    refusal: Refusal | None = None
+    refusal: Outcome | None = None
     length: int = 0
     turn_id: int | None = None
     shown_ids: tuple[tuple[int, ...], ...] = ()
@@ -109,7 +100,7 @@ class Conversation:
     ) -> Exchange:
         """Search the last message again, now saying where the flight went; "neither" is answered with a fixed note."""
         if choice == "neither" or not self.turns:
-            return self._add(Exchange(label, refusal=Refusal.FLIGHT_NOT_IN_CANADA))
+            return self._add(Exchange(label, refusal=Outcome.FLIGHT_NOT_IN_CANADA))
         return self._search(with_flight_scope(self.turns, choice), label, engine, feedback_log, llm_config)
 
     def _search(
@@ -125,7 +116,7 @@ class Conversation:
         except Exception:  # the page must say something plain rather than show a stack trace
             log.exception("search failed")
             server_down = engine.knowledge_base.server_unreachable()
-            refusal = Refusal.SEARCH_SERVER_DOWN if server_down else Refusal.SEARCH_FAILED
+            refusal = Outcome.SEARCH_SERVER_DOWN if server_down else Outcome.SEARCH_FAILED
             return self._add(Exchange(shown_as, refusal=refusal))
         self.turns = turns
         exchange = Exchange(

@@ -11,8 +11,6 @@ owes under the Air Passenger Protection Regulations, not another kind of service
 
 from __future__ import annotations
 
-from enum import StrEnum
-
 from foundation.text import fold
 from query_understanding.flight_scope import names_canada
 from query_understanding.lexicon import (
@@ -24,25 +22,18 @@ from query_understanding.lexicon import (
     ROUTE_OF_CODES_AMONG_WORDS,
     STAY_AND_RIDE,
 )
+from retrieval.outcome import Outcome
 
 
-class OutsideCoverage(StrEnum):
-    """Why a dialogue is beyond the knowledge base; the value is what the review log records."""
-
-    FOREIGN_REGIME = "foreign regime"
-    OTHER_SERVICE = "another kind of service"
-    NOT_AIR_TRAVEL = "not about air travel"
-
-
-def outside_coverage(dialogue: str) -> OutsideCoverage | None:
+def outside_coverage(dialogue: str) -> Outcome | None:
     """Why the dialogue falls outside the knowledge base, or None when it may be covered."""
     text = fold(dialogue)
     if FOREIGN_REGIME.search(text) and not names_canada(dialogue):
-        return OutsideCoverage.FOREIGN_REGIME
+        return Outcome.FOREIGN_REGIME
     air = len(AIR_TRAVEL.findall(text)) + len(ROUTE_OF_CODES_AMONG_WORDS.findall(dialogue))
     other = len(OTHER_SERVICE.findall(text)) + (0 if air else len(STAY_AND_RIDE.findall(text)))
     if other > air and not DISABILITY.search(text):
-        return OutsideCoverage.OTHER_SERVICE
+        return Outcome.OTHER_SERVICE
     if not air and not DISRUPTION.search(text):
-        return OutsideCoverage.NOT_AIR_TRAVEL
+        return Outcome.NOT_AIR_TRAVEL
     return None

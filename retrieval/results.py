@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from kb.passage import Passage
 from query_understanding.understanding import Understanding
-from retrieval.coverage import OutsideCoverage
+from retrieval.outcome import Outcome
 
 
 class Hit(NamedTuple):
@@ -29,6 +29,13 @@ class QuestionResult:
     hits: tuple[Hit, ...]
     shown_above: tuple[Hit, ...] = ()
 
+    @property
+    def outcome(self) -> Outcome | None:
+        """Why this question shows no passage of its own, if it shows none."""
+        if self.hits:
+            return None
+        return Outcome.SHOWN_ABOVE if self.shown_above else Outcome.NOTHING_FOUND
+
 
 @dataclass(frozen=True)
 class SearchResult:
@@ -36,7 +43,7 @@ class SearchResult:
 
     understanding: Understanding
     results: tuple[QuestionResult, ...]
-    outside_coverage: OutsideCoverage | None = None
+    outside_coverage: Outcome | None = None
 
     @property
     def shown_passages(self) -> list[Passage]:

@@ -13,8 +13,9 @@ from kb.passage import UnitId
 from kb.store import KnowledgeBase
 from query_understanding import understand
 from query_understanding.understanding import Understanding
-from retrieval.coverage import OutsideCoverage, outside_coverage
+from retrieval.coverage import outside_coverage
 from retrieval.engine import SearchEngine
+from retrieval.outcome import Outcome
 from retrieval.results import QuestionResult, SearchResult
 
 DEFAULT_K = 5
@@ -58,7 +59,7 @@ def search_questions(understanding: Understanding, turns: list[str], engine: Sea
 
 
 def _search_each(
-    understanding: Understanding, turns: list[str], engine: SearchEngine, k: int, outside: OutsideCoverage | None
+    understanding: Understanding, turns: list[str], engine: SearchEngine, k: int, outside: Outcome | None
 ) -> SearchResult:
     """Search each question in the language of the last turn, unless the dialogue is outside the knowledge base's
     coverage: then every question keeps an empty list, and the questions are still kept, because the review log

@@ -12,9 +12,8 @@ from page_session import APP, TIMEOUT, open_page, open_review, send
 from streamlit.testing.v1 import AppTest
 
 from kb.store import current_generation
-from page.conversation import Refusal
 from page.wording import TEXT, escape_markdown
-from retrieval.coverage import OutsideCoverage
+from retrieval.outcome import Outcome
 from review.log import FeedbackLog
 from testing.openai_stub import StubEndpoint
 
@@ -92,7 +91,7 @@ def test_a_follow_up_is_searched_with_the_history(feedback_db):
 
 def test_a_train_delay_is_outside_the_knowledge_base(feedback_db):
     at = send(open_page(), "My VIA Rail train from Toronto to Montreal was 5 hours late. Am I owed compensation?")
-    assert TEXT["en"][OutsideCoverage.OTHER_SERVICE] in [info.value for info in at.info]
+    assert TEXT["en"][Outcome.OTHER_SERVICE] in [info.value for info in at.info]
     assert not at.expander
 
 
@@ -115,7 +114,7 @@ def test_a_message_without_a_place_asks_where_the_flight_went_and_searches_again
 
 def test_neither_gets_the_fixed_explanation(feedback_db):
     at = click(send(open_page(), "My flight was delayed 6 hours, compensation?"), "Neither")
-    assert TEXT["en"][Refusal.FLIGHT_NOT_IN_CANADA] in [info.value for info in at.info]
+    assert TEXT["en"][Outcome.FLIGHT_NOT_IN_CANADA] in [info.value for info in at.info]
 
 
 def test_french_switches_the_interface_and_shows_french_passages(feedback_db):
@@ -149,7 +148,7 @@ def test_bad_input_is_shown_as_plain_text_and_never_crashes(feedback_db, message
         assert message.strip() in ("", "\x00\x07\x1b[31m".strip())
         return
     if len(message) > 4000:
-        assert exchange.refusal is Refusal.TOO_LONG and at.session_state.conversation.turns == []
+        assert exchange.refusal is Outcome.TOO_LONG and at.session_state.conversation.turns == []
         assert any("20,000 characters" in warning.value for warning in at.warning)
         assert FeedbackLog(feedback_db).recent_turns() == []
         return

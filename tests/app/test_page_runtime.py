@@ -9,9 +9,8 @@ import pytest
 from page_session import open_page, open_review, send
 from streamlit.testing.v1 import AppTest
 
-from page.conversation import Refusal
 from page.wording import TEXT, escape_markdown
-from retrieval.coverage import OutsideCoverage
+from retrieval.outcome import Outcome
 from review.log import FeedbackLog
 
 PASSWORD = "volunteer-pass"
@@ -72,8 +71,8 @@ def test_passengers_are_told_their_questions_are_kept_and_for_how_long(page_env,
 
 def test_a_flight_question_in_another_language_is_told_which_languages_work(page_env):
     at = send(open_page(), "Mi vuelo fue cancelado, ¿qué compensación me corresponde?")
-    assert TEXT["en"][Refusal.UNSUPPORTED_LANGUAGE] in [warning.value for warning in at.warning]
-    assert TEXT["en"][OutsideCoverage.NOT_AIR_TRAVEL] not in everything_shown(at)
+    assert TEXT["en"][Outcome.UNSUPPORTED_LANGUAGE] in [warning.value for warning in at.warning]
+    assert TEXT["en"][Outcome.NOT_AIR_TRAVEL] not in everything_shown(at)
 
 
 def test_terminal_escapes_never_reach_the_page_or_the_log(page_env):

@@ -14,8 +14,9 @@ from chromadb.config import Settings
 
 from ingest.build import build_knowledge_base
 from kb.store import SOURCES_DIR, KnowledgeBase, StoreDamagedError, StoreUnreachableError
-from page.conversation import Conversation, Refusal
+from page.conversation import Conversation
 from retrieval.engine import SearchEngine
+from retrieval.outcome import Outcome
 from review.log import FeedbackLog
 from testing.chroma_server import chroma_server
 from testing.local_server import free_port
@@ -129,4 +130,4 @@ def test_a_server_that_stops_mid_conversation_is_said_plainly(tmp_path):
         log = FeedbackLog(tmp_path / "feedback.sqlite3")
         assert conversation.ask("My flight was cancelled, what am I owed?", engine, log, None).search_result
     exchange = conversation.ask("And my bag was lost?", engine, log, None)
-    assert exchange.refusal is Refusal.SEARCH_SERVER_DOWN
+    assert exchange.refusal is Outcome.SEARCH_SERVER_DOWN

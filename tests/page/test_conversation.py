@@ -9,17 +9,24 @@ import pytest
 from foundation.text import MAX_MESSAGE_CHARS, clean_message
 from page.conversation import (
     Conversation,
-    Refusal,
     as_shown,
     interface_language,
     passages_shown_above,
     refusal_for,
 )
-from page.wording import TEXT, consolidation_dates, escape_markdown, instrument_lines
+from page.wording import (
+    TEXT,
+    WORDING_DIR,
+    WordingError,
+    consolidation_dates,
+    escape_markdown,
+    instrument_lines,
+    load_wording,
+)
 from query_understanding.flight_scope import says_where_flight_went, with_flight_scope
 from query_understanding.understanding import Understanding
-from retrieval.coverage import OutsideCoverage
 from retrieval.engine import SearchEngine
+from retrieval.outcome import Outcome
 from retrieval.results import QuestionResult, SearchResult
 from review.log import FeedbackLog
 
@@ -68,10 +75,10 @@ def test_the_scope_answer_joins_the_last_message_in_its_language():
 
 def test_messages_are_cleaned_and_refused_before_any_search():
     assert clean_message("a\x00b\x1bc\td\ne\x7f ") == "abc\td\ne"
-    assert refusal_for("") is Refusal.EMPTY
-    assert refusal_for("   \n") is Refusal.EMPTY
+    assert refusal_for("") is Outcome.EMPTY
+    assert refusal_for("   \n") is Outcome.EMPTY
     assert refusal_for("x" * MAX_MESSAGE_CHARS) is None
-    assert refusal_for("x" * (MAX_MESSAGE_CHARS + 1)) is Refusal.TOO_LONG
+    assert refusal_for("x" * (MAX_MESSAGE_CHARS + 1)) is Outcome.TOO_LONG
     assert as_shown("x" * 20_000) == "x" * MAX_MESSAGE_CHARS + "…"
 
 
@@ -84,8 +91,17 @@ def test_french_switches_the_interface_and_english_does_not_switch_it_back():
 def test_both_languages_have_every_sentence():
     assert TEXT["en"].keys() == TEXT["fr"].keys()
     assert "otc-cta.gc.ca" in TEXT["en"]["not_covered"] and "tariff" in TEXT["en"]["not_covered"]
-    for reason in [*OutsideCoverage, *Refusal]:
-        assert TEXT["fr"][reason] and TEXT["en"][reason]
+    for outcome in Outcome:
+        assert TEXT["fr"][outcome] and TEXT["en"][outcome]
+
+
+def test_a_sentence_missing_from_one_language_stops_the_page_at_start(tmp_path):
+    for lang in ("en", "fr"):
+        (tmp_path / f"{lang}.toml").write_text((WORDING_DIR / f"{lang}.toml").read_text(encoding="utf-8"), "utf-8")
+    french = (tmp_path / "fr.toml").read_text(encoding="utf-8")
+    (tmp_path / "fr.toml").write_text(french.replace("new_conversation =", "# new_conversation ="), "utf-8")
+    with pytest.raises(WordingError, match=r"fr\.toml: no sentence for 'new_conversation'"):
+        load_wording(tmp_path)
 
 
 def test_escaped_markdown_has_no_live_markup():
@@ -125,7 +141,7 @@ def test_a_conversation_searches_logs_and_asks_where_the_flight_went(engine, tmp
     ]
 
     neither = conversation.answer_flight_scope("neither", "Neither", engine, log, None)
-    assert neither.refusal is Refusal.FLIGHT_NOT_IN_CANADA and neither.search_result is None
+    assert neither.refusal is Outcome.FLIGHT_NOT_IN_CANADA and neither.search_result is None
 
 
 def test_refused_messages_are_not_searched_or_logged(engine, tmp_path):
@@ -133,7 +149,7 @@ def test_refused_messages_are_not_searched_or_logged(engine, tmp_path):
     conversation = Conversation()
     too_long = conversation.ask("delay " * 2000, engine, log, None)
     empty = conversation.ask(" \x00 ", engine, log, None)
-    assert (too_long.refusal, empty.refusal) == (Refusal.TOO_LONG, Refusal.EMPTY)
+    assert (too_long.refusal, empty.refusal) == (Outcome.TOO_LONG, Outcome.EMPTY)
     assert too_long.length == len(("delay " * 2000).strip())
     assert conversation.turns == [] and log.recent_turns() == []
 

@@ -14,8 +14,9 @@ from test_review_log import two_question_search
 
 from foundation.redact import BOOKING, EMAIL, NAME, PHONE, TICKET, redact
 from foundation.text import clean_message
-from page.conversation import Refusal, refusal_for
+from page.conversation import refusal_for
 from query_understanding.languages import in_unsupported_language
+from retrieval.outcome import Outcome
 from review.log import (
     MAX_NOTE_CHARS,
     FeedbackLog,
@@ -196,7 +197,7 @@ def test_terminal_escapes_and_invisible_controls_are_removed_from_messages():
     ],
 )
 def test_flight_questions_in_other_languages_are_told_which_languages_work(message):
-    assert in_unsupported_language(message) and refusal_for(message) is Refusal.UNSUPPORTED_LANGUAGE
+    assert in_unsupported_language(message) and refusal_for(message) is Outcome.UNSUPPORTED_LANGUAGE
 
 
 @pytest.mark.parametrize(
