@@ -48,8 +48,8 @@ from retrieval.outcome import Outcome
 from retrieval.results import Hit
 from retrieval.search import load_engine
 from review.log import (
-    EVAL_TYPES,
     FEEDBACK_FILTERS,
+    ITEM_TYPES,
     MAX_NOTE_CHARS,
     FeedbackLog,
     FeedbackLogError,
@@ -454,7 +454,7 @@ def show_logged_turn(turn: LoggedTurn, feedback: FeedbackLog, engine: SearchEngi
                     add_missing(turn.id, unit_text, why, feedback, engine)
             with st.form(f"review-{turn.id}", border=False):
                 chosen_type = turn.review_type or turn.guessed_type
-                item_type = st.selectbox("Item type", EVAL_TYPES, index=EVAL_TYPES.index(chosen_type))
+                item_type = st.selectbox("Item type", ITEM_TYPES, index=ITEM_TYPES.index(chosen_type))
                 note = st.text_input("Note for the evaluation set", value=turn.review_note, max_chars=MAX_NOTE_CHARS)
                 if st.form_submit_button("Save review"):
                     feedback.save_review(turn.id, item_type, note)

@@ -39,7 +39,9 @@ MAX_NOTE_CHARS = 500  # a passenger's or volunteer's note: a sentence or two, no
 FREE_LOGIN_ATTEMPTS = 3  # typing mistakes cost nothing; after these, each wrong password locks the page
 FIRST_LOCKOUT_SECONDS = 10
 MAX_LOCKOUT_SECONDS = 3600
-EVAL_TYPES = ("simple", "rule", "compound", "followup", "vague", "distracting", "unanswerable", "french")
+# The kinds of message a volunteer files a reviewed turn under: the exported line then reads like any other
+# item of a measured set, so volunteers' judgements can be measured with the same command.
+ITEM_TYPES = ("simple", "rule", "compound", "followup", "vague", "distracting", "unanswerable", "french")
 FeedbackFilter = Literal["all", "any_feedback", "helpful", "not_helpful", "no_feedback", "reviewed", "not_reviewed"]
 FEEDBACK_FILTERS: tuple[FeedbackFilter, ...] = (
     "all",
@@ -400,8 +402,8 @@ class FeedbackLog:
 
     def save_review(self, turn_id: int, item_type: str, note: str) -> None:
         """The volunteer's item type and note for a turn; saving marks the turn reviewed."""
-        if item_type not in EVAL_TYPES:
-            raise ValueError(f"item type must be one of {EVAL_TYPES}")
+        if item_type not in ITEM_TYPES:
+            raise ValueError(f"item type must be one of {ITEM_TYPES}")
         with self._connect() as db:
             db.execute(
                 "UPDATE turns SET review_type = ?, review_note = ?, reviewed_at = ? WHERE id = ?",

@@ -96,8 +96,10 @@ def page_url(store_dir, tmp_path_factory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def chromium():
-    if not CHROMIUM.exists():
-        pytest.skip(f"headless Chromium is not installed ({CHROMIUM})")
+    assert CHROMIUM.exists(), (
+        f"headless Chromium is not installed ({CHROMIUM}); the README's test command installs it: "
+        "apt-get install chromium"
+    )
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         yield browser

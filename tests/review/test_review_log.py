@@ -10,8 +10,8 @@ from kb.passage import Passage, UnitId
 from query_understanding.understanding import Understanding
 from retrieval.results import Hit, QuestionResult, SearchResult
 from review.log import (
-    EVAL_TYPES,
     FEEDBACK_FILTERS,
+    ITEM_TYPES,
     FeedbackLog,
     parse_unit_id,
     password_matches,
@@ -124,7 +124,7 @@ def test_a_reviewed_turn_with_nothing_relevant_exports_as_unanswerable(log):
     log.judge(shown[0][0], False)
     (item,) = [json.loads(line) for line in log.export_jsonl().splitlines()]
     assert (item["type"], item["gold"]) == ("unanswerable", [])
-    assert item["type"] in EVAL_TYPES
+    assert item["type"] in ITEM_TYPES
 
 
 def test_a_missing_unit_can_be_removed_and_the_review_type_is_checked(log):
