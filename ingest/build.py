@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ingest.laws import load_law_passages
 from kb.bank import BANK_DIR, BankEntry, load_bank
+from kb.embeddings import Encoder
 from kb.passage import Passage, index_text
 from kb.sources import MANIFEST, WEB_DIR, read_sources
 from kb.store import BuildReport, IndexedPassage, build
@@ -41,14 +42,18 @@ def build_knowledge_base(
     lock_wait: float = 0.0,
     on_wait: Callable[[str], None] | None = None,
     chroma_url: str = "",
+    encoder: Encoder | None = None,
 ) -> tuple[BuildReport, list[Passage], list[BankEntry]]:
     """Read the sources and the question bank, then build (see `kb.store.build`; `lock_wait` seconds for another
-    build to finish; the collections on the Chroma server `chroma_url`, if any), unless a passage is not its
+    build to finish; the collections on the Chroma server `chroma_url`, if any; `encoder` bge-small-en unless a test
+    says otherwise), unless a passage is not its
     unit's text word for word (VerbatimError names each one)."""
     passages = load_passages(sources_dir)
     if failures := check_passages(passages, sources_dir):
         raise VerbatimError(failures)  # the knowledge base in use stays as it was
     bank = load_question_bank(passages, bank_dir)
     indexed = [IndexedPassage(p, index_text(p)) for p in passages]
-    report = build(indexed, read_sources(sources_dir), store_dir, progress, lock_wait, on_wait, bank, chroma_url)
+    report = build(
+        indexed, read_sources(sources_dir), store_dir, progress, lock_wait, on_wait, bank, chroma_url, encoder
+    )
     return report, passages, bank

@@ -13,6 +13,7 @@ import importlib.util
 import threading
 from functools import cache
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 import onnxruntime
@@ -26,6 +27,21 @@ QUERY_PREFIX = "Represent this sentence for searching relevant passages: "
 MAX_TOKENS = 512
 MAX_QUERY_TOKENS = 256  # a passenger's long story costs time, and its opening says what it is about
 BATCH_SIZE = 16
+
+
+class Encoder(Protocol):
+    """Texts in, unit-length vectors out, one row per text: all the store and the search ask of a model.
+
+    A question and the texts it is compared with may be encoded differently (bge-small-en prefixes questions with
+    an instruction), so the two are separate calls; `model_id` names the model a store was built with, so that a
+    store is never searched with vectors of another model.
+    """
+
+    model_id: str
+
+    def passages(self, texts: list[str]) -> np.ndarray: ...
+
+    def queries(self, texts: list[str]) -> np.ndarray: ...
 
 
 class ModelMissingError(RuntimeError):
@@ -93,6 +109,18 @@ def embed_query(text: str) -> np.ndarray:
 def embed_queries(texts: list[str]) -> np.ndarray:
     """Questions as the search compares them: with bge's instruction for retrieval, cut at MAX_QUERY_TOKENS."""
     return embed([QUERY_PREFIX + text for text in texts], MAX_QUERY_TOKENS)
+
+
+class BgeSmallEncoder:
+    """bge-small-en behind the `Encoder` seam: the model the shipped knowledge base is built and searched with."""
+
+    model_id = MODEL_ID
+
+    def passages(self, texts: list[str]) -> np.ndarray:
+        return embed(texts)
+
+    def queries(self, texts: list[str]) -> np.ndarray:
+        return embed_queries(texts)
 
 
 @register_embedding_function

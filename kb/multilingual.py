@@ -63,3 +63,15 @@ def embed_multilingual(texts: list[str]) -> np.ndarray:
         raw = session.run(["outputs"], {"inputs": batch})[0]
         vectors[start : start + len(batch)] = raw / np.linalg.norm(raw, axis=1, keepdims=True)
     return vectors
+
+
+class MultilingualEncoder:
+    """The multilingual model behind the `Encoder` seam (`kb.embeddings.Encoder`); questions and entries alike."""
+
+    model_id = MODEL_ID
+
+    def passages(self, texts: list[str]) -> np.ndarray:
+        return embed_multilingual(texts)
+
+    def queries(self, texts: list[str]) -> np.ndarray:
+        return embed_multilingual(texts)

@@ -40,7 +40,7 @@ from chromadb.config import Settings
 
 from foundation.settings import PROJECT_ROOT
 from kb.bank import BankEntry
-from kb.embeddings import MODEL_ID, QUERY_PREFIX, OfflineBgeEmbedding, embed
+from kb.embeddings import BgeSmallEncoder, Encoder, OfflineBgeEmbedding
 from kb.jsonl import read_jsonl
 from kb.passage import Passage
 from kb.sources import Sources
@@ -94,13 +94,15 @@ class BuildLockedError(RuntimeError):
     """Another build holds the store's lock."""
 
 
-def embed_hash(index_text: str) -> str:
-    return hashlib.sha256(f"{MODEL_ID}\n{index_text}".encode()).hexdigest()[:32]
+def embed_hash(model_id: str, text: str, as_question: bool = False) -> str:
+    """What a stored vector was made from: the model, the text, and whether it was encoded as a question."""
+    kind = "question" if as_question else "passage"
+    return hashlib.sha256(f"{model_id}\n{kind}\n{text}".encode()).hexdigest()[:32]
 
 
-def bank_embed_text(entry: BankEntry) -> str:
-    """Bank entries are embedded as questions, like the passenger's question they are compared with."""
-    return QUERY_PREFIX + entry.text
+def bank_hash(model_id: str, entry: BankEntry) -> str:
+    """Bank entries are encoded as questions, like the passenger's question they are compared with."""
+    return embed_hash(model_id, entry.text, as_question=True)
 
 
 @dataclass(frozen=True)
@@ -235,8 +237,11 @@ class KnowledgeBase:
     """One opened, verified generation: its passages, their indexed texts, its Chroma collections, its metadata
     and the sources it was built from."""
 
-    def __init__(self, directory: Path, meta: dict, records: dict[str, list[dict]], vectors: _Vectors):
+    def __init__(
+        self, directory: Path, meta: dict, records: dict[str, list[dict]], vectors: _Vectors, encoder: Encoder
+    ):
         self.directory = directory
+        self.encoder = encoder  # the model its vectors were made with, and so the one its questions need
         self.meta = meta
         self.sources = Sources.from_record(meta["sources"])
         self.records = records
@@ -249,18 +254,20 @@ class KnowledgeBase:
         self.bank_collection = self.collections[BANK.collection]
 
     @classmethod
-    def open(cls, store_dir: Path, chroma_url: str = "") -> KnowledgeBase:
+    def open(cls, store_dir: Path, chroma_url: str = "", encoder: Encoder | None = None) -> KnowledgeBase:
         """The current generation, verified; raises StoreMissingError, StoreDamagedError, ModelMismatchError or
         StoreUnreachableError, each saying what to do. `chroma_url` names the Chroma server holding the
-        collections ("" for Chroma files inside the store directory)."""
+        collections ("" for Chroma files inside the store directory); `encoder` is the model it must have been
+        built with (bge-small-en unless a test says otherwise)."""
+        encoder = encoder or default_encoder()
         name = _pointed_generation(store_dir)
         try:
-            return verify_generation(store_dir, name, chroma_url)
+            return verify_generation(store_dir, name, chroma_url, encoder)
         except StoreDamagedError:
             if _pointed_generation(store_dir) == name:
                 raise
             # a build switched meanwhile
-            return verify_generation(store_dir, _pointed_generation(store_dir), chroma_url)
+            return verify_generation(store_dir, _pointed_generation(store_dir), chroma_url, encoder)
 
     def server_unreachable(self) -> bool:
         """True when the collections live on a Chroma server that no longer answers."""
@@ -293,7 +300,13 @@ def _pointed_generation(store_dir: Path) -> str:
     return name
 
 
-def verify_generation(store_dir: Path, name: str, chroma_url: str = "") -> KnowledgeBase:
+def default_encoder() -> Encoder:
+    return BgeSmallEncoder()
+
+
+def verify_generation(
+    store_dir: Path, name: str, chroma_url: str = "", encoder: Encoder | None = None
+) -> KnowledgeBase:
     """Open generation `name` only if it is intact; StoreDamagedError names the first fault found.
 
     A configured Chroma server that does not answer is reported first (StoreUnreachableError), since no
@@ -304,7 +317,8 @@ def verify_generation(store_dir: Path, name: str, chroma_url: str = "") -> Knowl
     directory = store_dir / name
     if not directory.is_dir():
         raise StoreDamagedError(store_dir, f"{CURRENT} names {name}, which does not exist")
-    meta = _read_meta(store_dir, directory)
+    encoder = encoder or default_encoder()
+    meta = _read_meta(store_dir, directory, encoder.model_id)
     if meta["chroma_server"] != server:
         built_for = meta["chroma_server"] or "Chroma files in the store directory"
         raise StoreDamagedError(store_dir, f"it was built for {built_for}, not {server or 'local Chroma files'}")
@@ -321,9 +335,9 @@ def verify_generation(store_dir: Path, name: str, chroma_url: str = "") -> Knowl
     try:
         records = {part.collection: _read_records(store_dir, directory, part, meta) for part in GENERATION_PARTS}
         for part in GENERATION_PARTS:
-            _check_collection(store_dir, vectors, name, part, meta["counts"][part.collection])
+            _check_collection(store_dir, vectors, name, part, meta["counts"][part.collection], encoder.model_id)
         try:
-            return KnowledgeBase(directory, meta, records, vectors)
+            return KnowledgeBase(directory, meta, records, vectors, encoder)
         except (KeyError, TypeError) as error:
             raise StoreDamagedError(
                 store_dir, f"{name}/{PASSAGES.records} or {BANK.records} holds a record of the wrong shape"
@@ -333,7 +347,7 @@ def verify_generation(store_dir: Path, name: str, chroma_url: str = "") -> Knowl
         raise
 
 
-def _read_meta(store_dir: Path, directory: Path) -> dict:
+def _read_meta(store_dir: Path, directory: Path, model_id: str) -> dict:
     path = directory / META
     try:
         meta = json.loads(path.read_text(encoding="utf-8"))
@@ -343,10 +357,10 @@ def _read_meta(store_dir: Path, directory: Path) -> dict:
         raise StoreDamagedError(store_dir, f"{directory.name}/{META} cannot be read ({error})") from error
     if not isinstance(meta, dict):
         raise StoreDamagedError(store_dir, f"{directory.name}/{META} is not a JSON object")
-    if meta.get("model_id") != MODEL_ID:
+    if meta.get("model_id") != model_id:
         raise ModelMismatchError(
             f"The knowledge base at {store_dir} was built with the embedding model {meta.get('model_id')!r}, "
-            f"but this installation uses {MODEL_ID!r}. Rebuild it: python -m ingest"
+            f"but this installation uses {model_id!r}. Rebuild it: python -m ingest"
         )
     counts, files = meta.get("counts"), meta.get("files")
     valid = (
@@ -405,11 +419,13 @@ def _read_records(store_dir: Path, directory: Path, part: Part, meta: dict) -> l
     return records
 
 
-def _check_collection(store_dir: Path, vectors: _Vectors, generation: str, part: Part, expected: int) -> None:
+def _check_collection(
+    store_dir: Path, vectors: _Vectors, generation: str, part: Part, expected: int, model_id: str
+) -> None:
     """The collection exists, was built with this model, holds `expected` entries, and finds its own vectors."""
     try:
         collection = vectors.collection(generation, part)
-        if (collection.metadata or {}).get("model_id") != MODEL_ID:
+        if (collection.metadata or {}).get("model_id") != model_id:
             raise ModelMismatchError(f"The Chroma collection {part.collection} was built with another embedding model.")
         count = collection.count()
         if count != expected:
@@ -441,11 +457,11 @@ def _server_answers(vectors: _Vectors) -> bool:
 # -- building ---------------------------------------------------------------------------------------------------
 
 
-def fingerprint(indexed: list[IndexedPassage], sources: Sources, bank: list[BankEntry]) -> str:
-    digest = hashlib.sha256(MODEL_ID.encode())
+def fingerprint(indexed: list[IndexedPassage], sources: Sources, bank: list[BankEntry], model_id: str) -> str:
+    digest = hashlib.sha256(model_id.encode())
     for item in indexed:
         digest.update(item.passage.content_hash.encode())
-        digest.update(embed_hash(item.index_text).encode())
+        digest.update(embed_hash(model_id, item.index_text).encode())
     for entry in bank:
         digest.update(entry.id.encode())
     digest.update(json.dumps(sources.to_record(), sort_keys=True).encode())
@@ -497,6 +513,7 @@ def build(
     on_wait: Callable[[str], None] | None = None,
     bank: Iterable[BankEntry] = (),
     chroma_url: str = "",
+    encoder: Encoder | None = None,
 ) -> BuildReport:
     """Write a new generation from `indexed` and the question `bank` and switch to it, unless an intact current
     one has the same inputs.
@@ -504,16 +521,19 @@ def build(
     `sources` (what the snapshot's manifests say: instruments, consolidation dates, licence, pages) is kept in
     the generation's metadata for the page's status panel. `progress` wraps the embedding batches. Every run
     removes old, partial and damaged generations, keeping the current one and the one it replaced. The
-    collections go to the Chroma server `chroma_url`, or ("") into the generation's directory.
+    collections go to the Chroma server `chroma_url`, or ("") into the generation's directory. `encoder` makes the
+    vectors (bge-small-en unless a test says otherwise).
     """
+    encoder = encoder or default_encoder()
+    model_id = encoder.model_id
     started = time.monotonic()
     ids = [item.passage.id for item in indexed]
     if len(set(ids)) != len(ids):
         raise ValueError("Two passages share an id; the loader must number the parts of a unit.")
     bank = list(bank)
-    print_ = fingerprint(indexed, sources, bank)
+    print_ = fingerprint(indexed, sources, bank, model_id)
     with build_lock(store_dir, lock_wait, on_wait):
-        previous, repaired = _intact_current(store_dir, chroma_url)
+        previous, repaired = _intact_current(store_dir, chroma_url, encoder)
         if previous is not None and previous.meta["fingerprint"] == print_:
             keep = {previous.directory.name, previous.meta.get("replaces") or ""}
             previous.close()
@@ -521,27 +541,32 @@ def build(
             return BuildReport(
                 previous.directory.name, len(indexed), 0, 0, True, time.monotonic() - started, "", removed
             )
-        texts = {embed_hash(item.index_text): item.index_text for item in indexed}
-        texts.update({embed_hash(bank_embed_text(entry)): bank_embed_text(entry) for entry in bank})
-        reusable = _reusable_embeddings(store_dir, chroma_url, previous, set(texts))
+        texts = {embed_hash(model_id, item.index_text): item.index_text for item in indexed}
+        questions = {bank_hash(model_id, entry): entry.text for entry in bank}
+        reusable = _reusable_embeddings(store_dir, chroma_url, previous, set(texts) | set(questions), encoder)
         replaces = previous.directory.name if previous is not None else ""
         if previous is not None:
             previous.close()
         generation = f"{GENERATION_PREFIX}{datetime.now(UTC):%Y%m%dT%H%M%S%f}-{os.getpid()}"
-        to_embed = [h for h in texts if h not in reusable]
-        vectors = {h: reusable[h] for h in texts if h in reusable}
+        to_embed = [h for h in [*texts, *questions] if h not in reusable]
+        vectors = {h: reusable[h] for h in [*texts, *questions] if h in reusable}
         batches = [to_embed[start : start + 64] for start in range(0, len(to_embed), 64)]
         for batch in progress(batches):
-            for hash_, vector in zip(batch, embed([texts[h] for h in batch]), strict=True):
-                vectors[hash_] = vector.tolist()
-        _write_generation(store_dir, chroma_url, generation, indexed, bank, vectors, print_, sources, replaces)
+            for kind, encode in ((texts, encoder.passages), (questions, encoder.queries)):
+                hashes = [h for h in batch if h in kind]
+                if hashes:
+                    for hash_, vector in zip(hashes, encode([kind[h] for h in hashes]), strict=True):
+                        vectors[hash_] = vector.tolist()
+        _write_generation(
+            store_dir, chroma_url, generation, indexed, bank, vectors, print_, sources, replaces, model_id
+        )
         _switch_to(store_dir, generation)
         removed = _remove_other_generations(store_dir, {generation, replaces}, chroma_url)
     return BuildReport(
         generation,
         len(indexed),
         len(to_embed),
-        len(texts) - len(to_embed),
+        len(texts) + len(questions) - len(to_embed),
         False,
         time.monotonic() - started,
         repaired,
@@ -549,10 +574,10 @@ def build(
     )
 
 
-def _intact_current(store_dir: Path, chroma_url: str) -> tuple[KnowledgeBase | None, str]:
+def _intact_current(store_dir: Path, chroma_url: str, encoder: Encoder) -> tuple[KnowledgeBase | None, str]:
     """The current generation if it passes the integrity check, else None and why it was not kept."""
     try:
-        return verify_generation(store_dir, _pointed_generation(store_dir), chroma_url), ""
+        return verify_generation(store_dir, _pointed_generation(store_dir), chroma_url, encoder), ""
     except StoreMissingError:
         return None, ""
     except StoreDamagedError as error:
@@ -562,7 +587,7 @@ def _intact_current(store_dir: Path, chroma_url: str) -> tuple[KnowledgeBase | N
 
 
 def _reusable_embeddings(
-    store_dir: Path, chroma_url: str, previous: KnowledgeBase | None, wanted: set[str]
+    store_dir: Path, chroma_url: str, previous: KnowledgeBase | None, wanted: set[str], encoder: Encoder
 ) -> dict[str, list[float]]:
     """embed_hash -> vector from the intact current generation, or else from the newest other intact one.
 
@@ -573,7 +598,7 @@ def _reusable_embeddings(
         return _stored_embeddings(previous, wanted)
     for directory in sorted(store_dir.glob(f"{GENERATION_PREFIX}*"), reverse=True):
         try:
-            candidate = verify_generation(store_dir, directory.name, chroma_url)
+            candidate = verify_generation(store_dir, directory.name, chroma_url, encoder)
         except (StoreDamagedError, ModelMismatchError):
             continue
         try:
@@ -603,6 +628,7 @@ def _write_generation(
     print_: str,
     sources: Sources,
     replaces: str,
+    model_id: str,
 ) -> None:
     """Every file of a new generation, meta.json (with the checksums of the others) last."""
     directory = store_dir / generation
@@ -612,13 +638,14 @@ def _write_generation(
         if server
         else chromadb.PersistentClient(path=str(directory / CHROMA_DIR), settings=_settings())
     )
-    passage_hashes = [embed_hash(item.index_text) for item in indexed]
-    bank_hashes = [embed_hash(bank_embed_text(entry)) for entry in bank]
+    passage_hashes = [embed_hash(model_id, item.index_text) for item in indexed]
+    bank_hashes = [bank_hash(model_id, entry) for entry in bank]
     with closing(client):
         _add_collection(
             client,
             _collection_name(generation, PASSAGES, server),
             _store_id(store_dir),
+            model_id,
             ids=[item.passage.id for item in indexed],
             embeddings=[vectors[h] for h in passage_hashes],
             documents=[item.index_text for item in indexed],
@@ -628,6 +655,7 @@ def _write_generation(
             client,
             _collection_name(generation, BANK, server),
             _store_id(store_dir),
+            model_id,
             ids=[entry.id for entry in bank],
             embeddings=[vectors[h] for h in bank_hashes],
             documents=[entry.text for entry in bank],
@@ -647,7 +675,7 @@ def _write_generation(
         if path.is_file()
     }
     meta = {
-        "model_id": MODEL_ID,
+        "model_id": model_id,
         "fingerprint": print_,
         "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "counts": {PASSAGES.collection: len(indexed), BANK.collection: len(bank)},
@@ -659,11 +687,11 @@ def _write_generation(
     _write_durably(directory / META, json.dumps(meta, indent=2, ensure_ascii=False))
 
 
-def _add_collection(client, name: str, store_id: str, **records: list) -> None:
+def _add_collection(client, name: str, store_id: str, model_id: str, **records: list) -> None:
     collection = client.create_collection(
         name,
         embedding_function=OfflineBgeEmbedding(),
-        metadata={"model_id": MODEL_ID, "store": store_id},
+        metadata={"model_id": model_id, "store": store_id},
         configuration={"hnsw": {"space": "cosine"}},
     )
     for start in range(0, len(records["ids"]), ADD_BATCH):

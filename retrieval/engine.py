@@ -20,7 +20,7 @@ from collections import defaultdict
 from dataclasses import replace
 
 from kb.bank import load_outside
-from kb.embeddings import embed_queries
+from kb.embeddings import Encoder
 from kb.passage import Passage, UnitId
 from kb.store import KnowledgeBase
 from retrieval.fusion import Evidence, Weights, cross_references
@@ -35,8 +35,13 @@ BANK_CANDIDATES = 150
 class SearchEngine:
     """Everything a search needs, loaded once per process and shared by every session; read-only after init."""
 
-    def __init__(self, knowledge_base: KnowledgeBase, weights: Weights | None = None):
+    def __init__(
+        self, knowledge_base: KnowledgeBase, weights: Weights | None = None, multilingual: Encoder | None = None
+    ):
+        """`multilingual` reads French questions against every bank entry (the shipped multilingual model unless a
+        test gives another); English vectors come from the encoder the knowledge base was built with."""
         self.knowledge_base = knowledge_base
+        self.encoder = knowledge_base.encoder
         self.weights = weights or Weights()
         self.units: dict[UnitId, dict[str, list[Passage]]] = defaultdict(lambda: defaultdict(list))
         for passage in knowledge_base.passages:
@@ -57,12 +62,12 @@ class SearchEngine:
             self.bank_sparse[lang] = SparseRetriever([e.text for e in entries], units, lang)
         bank = knowledge_base.bank
         self.bank_multilingual = MultilingualRetriever(
-            [e.text for e in bank], [UnitId(e.doc, e.unit) for e in bank], BANK_CANDIDATES
+            [e.text for e in bank], [UnitId(e.doc, e.unit) for e in bank], BANK_CANDIDATES, multilingual
         )
-        self.outside = embed_queries(load_outside())
+        self.outside = self.encoder.queries(load_outside())
 
     def evidence(self, question: str, lang: str) -> Evidence:
-        vector = embed_queries([question])[0]
+        vector = self.encoder.queries([question])[0]
         passage_sparse = self.passage_sparse.get(lang) or self.passage_sparse["en"]
         bank_sparse = self.bank_sparse.get(lang) or self.bank_sparse.get("en")
         return Evidence(

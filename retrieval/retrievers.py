@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 from rank_bm25 import BM25Okapi
 
-from kb.multilingual import embed_multilingual
+from kb.embeddings import Encoder
+from kb.multilingual import MultilingualEncoder
 from kb.passage import UnitId
 from retrieval.terms import terms
 
@@ -62,13 +63,14 @@ class SparseRetriever:
 class MultilingualRetriever:
     """The units of the texts nearest to a question in any language; the texts are embedded once, in memory."""
 
-    def __init__(self, texts: list[str], units: list[UnitId], candidates: int):
-        self.vectors = embed_multilingual(texts)
+    def __init__(self, texts: list[str], units: list[UnitId], candidates: int, encoder: Encoder | None = None):
+        self.encoder = encoder or MultilingualEncoder()
+        self.vectors = self.encoder.passages(texts)
         self.units = units
         self.candidates = candidates
 
     def scores(self, question: str) -> dict[UnitId, float]:
-        similarities = self.vectors @ embed_multilingual([question])[0]
+        similarities = self.vectors @ self.encoder.queries([question])[0]
         best: dict[UnitId, float] = {}
         for index in np.argsort(-similarities)[: self.candidates]:
             unit = self.units[index]

@@ -8,9 +8,9 @@ from retrieval.terms import terms
 from testing.concurrent_search import QUESTIONS, THREADS, search_concurrently
 
 
-def test_eight_threads_of_fifty_questions_match_the_questions_searched_one_at_a_time(engine):
+def test_eight_threads_of_fifty_questions_match_the_questions_searched_one_at_a_time(fake_engine):
     assert THREADS == 8 and len(QUESTIONS) == 50
-    assert search_concurrently(engine) == []
+    assert search_concurrently(fake_engine) == []
 
 
 def test_stemming_on_many_threads_matches_stemming_on_one():

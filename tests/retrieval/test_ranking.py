@@ -1,0 +1,67 @@
+"""The engine's ranking logic, on the shipped snapshot with the fake encoder: gates, cuts, one unit per hit, each
+unit shown once across questions. Quality with the shipped encoders is `test_retrieval.py`'s."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from kb.store import SOURCES_DIR
+from kb.verbatim import check_unit
+from retrieval.engine import SearchEngine
+from retrieval.search import search_dialogue
+from testing.fake_encoder import FakeEncoder
+
+
+def units(hits):
+    return [hit.passage.unit_id for hit in hits]
+
+
+ENTRY = "What counts as a mechanical malfunction under the passenger protection rules?"  # a bank entry for APPR s1
+
+
+def test_a_question_worded_as_a_bank_entry_finds_its_unit_first_without_any_model_file(fake_engine):
+    assert units(fake_engine.search(ENTRY))[0] == ("SOR-2019-150", "s1")
+
+
+def test_each_hit_is_one_whole_unit_at_most_k_best_first(fake_engine):
+    hits = fake_engine.search(ENTRY, k=3)
+    assert 0 < len(hits) <= 3
+    assert len(set(units(hits))) == len(hits)
+    assert [hit.score for hit in hits] == sorted((hit.score for hit in hits), reverse=True)
+    for hit in hits:
+        assert check_unit(hit.passage, hit.passage.text, SOURCES_DIR) is None
+
+
+def with_weights(engine, **changes):
+    return SearchEngine(engine.knowledge_base, replace(engine.weights, **changes), multilingual=FakeEncoder())
+
+
+def test_the_closeness_gate_and_the_relative_cut_hold(fake_engine):
+    question = "denied boarding compensation when the flight is overbooked"
+    closest = fake_engine.evidence(question, "en").closest_bank_entry
+    assert with_weights(fake_engine, min_similarity=closest + 0.01).search(question) == []
+    hits = with_weights(fake_engine, min_similarity=0.0, relative_cut=0.9).search(question)
+    assert hits and all(hit.score >= 0.9 * hits[0].score for hit in hits)
+
+
+def test_words_the_law_never_uses_show_nothing(fake_engine):
+    assert fake_engine.search("zzzz qqqq xxxx") == []
+    assert fake_engine.search("???") == []
+
+
+def test_only_french_questions_get_multilingual_evidence(fake_engine):
+    assert fake_engine.evidence("Mon bagage a été perdu par le transporteur", "fr").bank_multilingual
+    assert not fake_engine.evidence("my baggage was lost by the carrier", "en").bank_multilingual
+
+
+def test_a_unit_is_shown_once_across_questions(fake_engine):
+    result = search_dialogue(
+        ["My flight was delayed and my baggage was lost. What compensation for the delay? "
+         "What about the lost baggage? And what compensation for the delay again?"],
+        fake_engine,
+        llm_config=None,
+    )  # fmt: skip
+    shown = [p.unit_id for p in result.shown_passages]
+    assert len(shown) == len(set(shown))
+    for question in result.results:
+        assert set(units(question.shown_above)) <= set(shown)
