@@ -17,11 +17,10 @@ when the knowledge base has it.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import replace
 
 from kb.bank import load_outside
 from kb.embeddings import embed_queries
-from kb.passage import Passage, UnitId
+from kb.passage import Passage, UnitId, whole_unit
 from kb.store import KnowledgeBase
 from retrieval.fusion import Evidence, Weights, cross_references
 from retrieval.results import Hit
@@ -102,8 +101,4 @@ class SearchEngine:
         by_lang = self.units.get(unit)
         if not by_lang:
             return None
-        parts = by_lang.get(lang) or by_lang.get("en") or next(iter(by_lang.values()))
-        parts = sorted(parts, key=lambda p: p.part)
-        if len(parts) == 1:
-            return parts[0]
-        return replace(parts[0], text="\n".join(p.text for p in parts), part=0)
+        return whole_unit(by_lang.get(lang) or by_lang.get("en") or next(iter(by_lang.values())))
