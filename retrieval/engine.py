@@ -23,6 +23,7 @@ from kb.embeddings import embed_queries
 from kb.passage import Passage, UnitId, whole_unit
 from kb.store import KnowledgeBase
 from retrieval.fusion import Evidence, Weights, cross_references
+from retrieval.pinpoint import Pinpointer
 from retrieval.results import Hit
 from retrieval.retrievers import DenseRetriever, MultilingualRetriever, SparseRetriever
 from retrieval.terms import terms
@@ -59,6 +60,7 @@ class SearchEngine:
             [e.text for e in bank], [UnitId(e.doc, e.unit) for e in bank], BANK_CANDIDATES
         )
         self.outside = embed_queries(load_outside())
+        self.pinpointer = Pinpointer(knowledge_base.passages, knowledge_base.bank)
 
     def evidence(self, question: str, lang: str) -> Evidence:
         vector = embed_queries([question])[0]
