@@ -10,8 +10,9 @@ Each part of the unit (`Passage.parts`, the law's own divisions) is weighed on e
 - bank entries that name a part (`kb/bank/*.jsonl`, "part"), close in words to the question.
 
 The most specific part with the best evidence wins; parts within a small margin of it are kept too, but two
-or more tied parts of one parent give way to that parent, since nothing tells them apart. Below a minimum of
-evidence nothing is pinpointed and the page shows the unit as before.
+or more tied parts of one parent give way to that parent, since nothing tells them apart, and so does a part
+that adds little to its parent's evidence, or whose siblings add as much (a question about a list of items).
+Below a minimum of evidence nothing is pinpointed and the page shows the unit as before.
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ from kb.passage import LawPart, Passage, whole_unit
 from query_understanding.lexicon import CARRIER
 from retrieval.terms import terms
 
-MIN_EVIDENCE = 0.3  # below this, the best part is no clearer than the unit: nothing is pinpointed
-TIE_MARGIN = 0.05
+MIN_EVIDENCE = 0.2  # below this, the best part is no clearer than the unit: nothing is pinpointed
+TIE_MARGIN = 0.01  # parts this close are told apart by nothing
+CLEAR_GAIN = 0.2  # a part is shown rather than the part it sits in only when it adds at least this much
 CONDITION_FITS = 1.0  # a number of the passenger's that a part's stated range holds
 SIZE_FITS = 0.5
 AMOUNT_NAMED = 0.5
@@ -68,6 +70,7 @@ CONDITIONS: list[tuple[re.Pattern, str]] = [
     (re.compile(rf"\bunder the age of {NUM} (years)"), "under"),
     (re.compile(rf"\b(?:less than|moins de) {QUANTITY}"), "under"),
     (re.compile(rf"\b{QUANTITY} (?:or more|ou plus)"), "at least"),
+    (re.compile(rf"\b(?:at least|au moins) {QUANTITY}"), "at least"),
     (re.compile(rf"\b(?:more than|plus de) {QUANTITY}"), "over"),
     (re.compile(rf"\b{QUANTITY} (?:or less|ou moins)"), "at most"),
 ]
@@ -176,6 +179,11 @@ def conditions(text: str) -> list[Condition]:
     return found
 
 
+def part_terms(text: str, lang: str) -> frozenset[str]:
+    """The text's terms, elided articles apart ("qu'un" is "qu" and "un"), so that they go as stop words."""
+    return frozenset(terms(re.sub(r"['’]", " ", text), lang))
+
+
 def part_size(text: str) -> str:
     folded = fold(text)
     large, small = bool(PART_LARGE.search(folded)), bool(PART_SMALL.search(folded))
@@ -222,7 +230,7 @@ def read_parts(parts: tuple[LawPart, ...], lang: str) -> list[PartEvidence]:
     for index, part in enumerate(parts):
         parent = next((j for j in range(index - 1, -1, -1) if contains(parts[j], part)), None)
         own = own_text(part, parts)
-        evidence = (frozenset(terms(own, lang)), tuple(conditions(own)), part_size(own), amounts(own))
+        evidence = (part_terms(own, lang), tuple(conditions(own)), part_size(own), amounts(own))
         read.append(PartEvidence(part, parent, *evidence))
     return read
 
@@ -264,7 +272,7 @@ class Pinpointer:
         for entry in bank:
             if entry.part:
                 key = (entry.doc, entry.unit, entry.lang)
-                self.bank.setdefault(key, []).append((entry.part, frozenset(terms(entry.text, entry.lang))))
+                self.bank.setdefault(key, []).append((entry.part, part_terms(entry.text, entry.lang)))
 
     def weight(self, term: str, lang: str) -> float:
         """How rare a term is among the parts; a term no part has tells no part from another."""
@@ -278,7 +286,7 @@ class Pinpointer:
         read = self.units.get(key)
         if read is None or [p.part for p in read] != list(passage.parts):
             read = read_parts(passage.parts, passage.lang)
-        asked = set(terms(question, passage.lang))
+        asked = part_terms(question, passage.lang)
         total = sum(self.weight(t, passage.lang) for t in asked)
         if not read or not total:
             return ()
@@ -298,9 +306,11 @@ class Pinpointer:
             contradicted.append(against or (parent is not None and contradicted[parent]))
             shared = sum(self.weight(t, passage.lang) for t in asked & reached[-1])
             scores.append(shared / total + bonuses[-1])
-        return choose(read, scores, contradicted)
+        in_one_part = {t for t, n in Counter(t for part in read for t in part.terms & asked).items() if n == 1}
+        only_here = [sum(self.weight(t, passage.lang) for t in part.terms & in_one_part) / total for part in read]
+        return choose(read, scores, contradicted, only_here)
 
-    def bank_support(self, asked: set[str], key: tuple[str, str, str], total: float) -> dict[str, float]:
+    def bank_support(self, asked: frozenset[str], key: tuple[str, str, str], total: float) -> dict[str, float]:
         """For each part a bank entry names, how much of the question the closest such entry shares."""
         support: dict[str, float] = {}
         for label, entry_terms in self.bank.get(key, []):
@@ -309,7 +319,9 @@ class Pinpointer:
         return support
 
 
-def choose(read: list[PartEvidence], scores: list[float], contradicted: list[bool]) -> tuple[LawPart, ...]:
+def choose(
+    read: list[PartEvidence], scores: list[float], contradicted: list[bool], only_here: list[float]
+) -> tuple[LawPart, ...]:
     """The best parts: the outermost of those within a margin of the best, tied siblings giving way to their
     parent; nothing when the best is below the minimum of evidence."""
     candidates = [i for i in range(len(read)) if not contradicted[i]]
@@ -324,8 +336,28 @@ def choose(read: list[PartEvidence], scores: list[float], contradicted: list[boo
         crowded = {parent for parent, count in by_parent.items() if parent is not None and count > 1}
         if not crowded:
             break
+        for parent in crowded:
+            scores[parent] = max(scores[i] for i in tied if read[i].parent == parent)
         tied = outermost({i for i in tied if read[i].parent not in crowded} | crowded, read)
+    tied = outermost({clear(i, read, scores, contradicted, only_here) for i in tied}, read)
     return tuple(read[i].part for i in sorted(tied, key=lambda i: (-scores[i], i)))
+
+
+def clear(
+    index: int, read: list[PartEvidence], scores: list[float], contradicted: list[bool], only_here: list[float]
+) -> int:
+    """The part itself when it adds clearly to the part it sits in and no sibling holds words of the question
+    that only it has; else the part it sits in (a word that happens to be in a part, or a question about
+    several items of a list). `only_here`: the share of the question in words no other part of the unit has."""
+    parent = read[index].parent
+    while parent is not None:
+        siblings = [j for j, part in enumerate(read) if part.parent == parent and j != index and not contradicted[j]]
+        gain = scores[index] - scores[parent]
+        if gain >= CLEAR_GAIN and not any(only_here[j] >= CLEAR_GAIN for j in siblings):
+            return index
+        scores[parent] = max(scores[parent], scores[index])
+        index, parent = parent, read[parent].parent
+    return index
 
 
 def outermost(chosen: set[int], read: list[PartEvidence]) -> set[int]:
