@@ -22,8 +22,9 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
-from foundation.text import fold
+from foundation.text import fold, words
 from kb.bank import BankEntry
 from kb.passage import LawPart, Passage, whole_unit
 from query_understanding.lexicon import CARRIER
@@ -157,6 +158,8 @@ def dimension(unit: str) -> str:
 def conditions(text: str) -> list[Condition]:
     """The ranges a part's own text states."""
     rest = fold(text)
+    if not re.search(rf"\b{UNIT}\b", rest):
+        return []  # most parts state no duration or age: spare them the patterns
     found: list[Condition] = []
     for pattern, kind in CONDITIONS:
         for match in pattern.finditer(rest):
@@ -181,7 +184,14 @@ def conditions(text: str) -> list[Condition]:
 
 def part_terms(text: str, lang: str) -> frozenset[str]:
     """The text's terms, elided articles apart ("qu'un" is "qu" and "un"), so that they go as stop words."""
-    return frozenset(terms(re.sub(r"['’]", " ", text), lang))
+    return frozenset(term for word in words(re.sub(r"['’]", " ", text)) if (term := word_term(word, lang)))
+
+
+@lru_cache(maxsize=100_000)
+def word_term(word: str, lang: str) -> str:
+    """One word as BM25 compares it, or "" for a stop word; remembered, since stemming is most of the cost."""
+    found = terms(word, lang)
+    return found[0] if found else ""
 
 
 def part_size(text: str) -> str:
