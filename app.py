@@ -33,6 +33,7 @@ from kb.store import (
     StoreUnreachableError,
 )
 from page.conversation import Conversation, Exchange, as_shown, interface_language
+from page.marking import marked_html, part_reference
 from page.wording import (
     LANGUAGE_LABELS,
     built_at,
@@ -334,7 +335,14 @@ def show_passage(hit: Hit, shown_id: int | None, lang: str, feedback: FeedbackLo
     passage = hit.passage
     with st.expander(escape_markdown(passage.title), expanded=expanded):
         st.caption(f"{say(lang, 'where')} {escape_markdown(passage.where)}")
-        st.text(passage.text, width="stretch")
+        for part in hit.parts:  # the law's words that answer, first; the whole unit follows with them marked
+            key, values = part_reference(passage, part)
+            st.markdown(f"**{escape_markdown(say(lang, key, **values))}**")
+            st.text(part.text, width="stretch")
+        if hit.parts:
+            st.html(marked_html(passage.text, hit.parts))
+        else:
+            st.text(passage.text, width="stretch")
         link = say(lang, "official_link" if passage.kind == "law" else "guide_link")
         st.markdown(f"[{link}](<{passage.url}>) · {say(lang, 'language')} {language_name(lang, passage.lang)}")
         if shown_id is None:

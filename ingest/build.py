@@ -31,6 +31,10 @@ def load_question_bank(passages: list[Passage], bank_dir: Path = BANK_DIR) -> li
     entries, problems = load_bank({(p.doc, p.unit) for p in passages}, bank_dir)
     for problem in problems:
         warnings.warn(f"question bank entry left out: {problem}", stacklevel=2)
+    labels = {(p.doc, p.unit, p.lang, part.label) for p in passages for part in p.parts}
+    for entry in [e for e in entries if e.part and (e.doc, e.unit, e.lang, e.part) not in labels]:
+        warnings.warn(f"question bank entry left out: {entry.doc} {entry.unit} has no part {entry.part}", stacklevel=2)
+        entries.remove(entry)
     return entries
 
 

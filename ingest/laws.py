@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 import warnings
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from foundation.text import squash_spaces
-from kb.law_xml import consolidation_date, in_force_on, label_text, roman_or_arabic, running_text
-from kb.passage import Passage
+from kb.law_xml import consolidation_date, in_force_on, label_text, part_step, roman_or_arabic, running_text
+from kb.passage import LawPart, Passage
 from kb.sources import Instrument, SourceError, read_instruments
 
 MAX_PART_CHARS = 1500  # a longer section is indexed in pieces, cut only between subsections
@@ -37,6 +37,9 @@ LINE_TEXT = {"Text", "TitleText", "Caption", "FormulaText", "FormulaTerm", "Form
 ADDITIONAL_PROTOCOL = ("additional protocol", "protocole additionnel")
 ARTICLE = re.compile(r"^Article\s+([0-9]+|[IVXLC]+|premier|Premier)\b")
 SCHEDULE_NUMBER = re.compile(r"^(?:SCHEDULE|ANNEXE)\s+([0-9]+|[IVXLC]+)\b")
+
+# (unit, article heading, chapter, lines, the elements whose lines they are)
+TreatyUnit = tuple[str, str, str, list[str], list[ET.Element]]
 
 LABELS = {
     "en": {"preamble": "Enacting text", "section": "Section", "related": "Related provisions"},
@@ -157,15 +160,29 @@ class InstrumentReader:
             if self.in_force(schedule):
                 yield from self.schedule(schedule)
 
-    def passage(self, unit: str, title: str, heading_path: tuple[str, ...], url: str, blocks: list[list[str]]):
-        """One passage per unit, or several `part`s of at most MAX_PART_CHARS cut between blocks."""
-        parts: list[list[str]] = [[]]
+    def passage(
+        self,
+        unit: str,
+        title: str,
+        heading_path: tuple[str, ...],
+        url: str,
+        blocks: list[list[str]],
+        elements: list[ET.Element],
+    ):
+        """One passage per unit, or several pieces (`part`) of at most MAX_PART_CHARS cut between blocks; each
+        carries the law's parts (`elements`' subsections, paragraphs…) that lie in it."""
+        pieces: list[list[str]] = [[]]
         for block in blocks:
-            size = sum(len(line) + 1 for line in parts[-1])
-            if parts[-1] and size + sum(len(line) + 1 for line in block) > MAX_PART_CHARS:
-                parts.append([])
-            parts[-1].extend(block)
-        for number, lines in enumerate(p for p in parts if p):
+            size = sum(len(line) + 1 for line in pieces[-1])
+            if pieces[-1] and size + sum(len(line) + 1 for line in block) > MAX_PART_CHARS:
+                pieces.append([])
+            pieces[-1].extend(block)
+        unit_parts = self.law_parts(elements, "\n".join(line for block in blocks for line in block))
+        offset = 0
+        for number, lines in enumerate(p for p in pieces if p):
+            text = "\n".join(lines)
+            inside = [p.shifted(-offset) for p in unit_parts if offset <= p.start and p.end <= offset + len(text)]
+            offset += len(text) + 1
             yield Passage(
                 doc=self.instrument.doc,
                 unit=unit,
@@ -174,10 +191,40 @@ class InstrumentReader:
                 heading_path=heading_path,
                 instrument=self.instrument.instrument,
                 url=url,
-                text="\n".join(lines),
+                text=text,
                 source=self.instrument.file,
                 part=number,
+                parts=tuple(inside),
             )
+
+    def law_parts(self, elements: list[ET.Element], text: str) -> list[LawPart]:
+        """Each in-force part under `elements`, found in the unit's `text` in document order. A part's text is
+        its own lines without its marginal note, which may share a line with its parent's label in the unit."""
+        found: list[LawPart] = []
+
+        def walk(children: Iterable[ET.Element], path: str, cursor: int) -> int:
+            for child in children:
+                if child.tag in NOT_SHOWN or not self.in_force(child) or is_only_repealed(child):
+                    continue
+                step = part_step(child)
+                if step is None:
+                    cursor = walk(child, path, cursor)
+                    continue
+                lines = self.lines(child)
+                note = child.find("MarginalNote")
+                if note is not None and lines and lines[0] == self.inline(note):
+                    lines = lines[1:]
+                words = "\n".join(lines)
+                start = text.find(words, cursor) if words else -1
+                if start < 0:
+                    continue  # the verbatim check names a part the unit's text lacks
+                found.append(LawPart(path + step, words, start, start + len(words)))
+                walk(child, path + step, start)
+                cursor = start + len(words)
+            return cursor
+
+        walk(elements, "", 0)
+        return found
 
     def page_url(self, page: str) -> str:
         return self.instrument.url + page
@@ -194,7 +241,7 @@ class InstrumentReader:
             return
         lines = self.lines(enacting)
         if lines:
-            yield from self.passage("preamble", self.labels["preamble"], (), self.full_text_url, [lines])
+            yield from self.passage("preamble", self.labels["preamble"], (), self.full_text_url, [lines], [enacting])
 
     def body(self) -> Iterator[Passage]:
         headings: dict[int, str] = {}
@@ -218,7 +265,7 @@ class InstrumentReader:
                 note = element.find("MarginalNote")
                 title = self.inline(note) if note is not None else f"{self.labels['section']} {number}"
                 path = tuple(headings[k] for k in sorted(headings))
-                yield from self.passage(unit, title, path, self.page_url(f"{page}-{number}.html"), blocks)
+                yield from self.passage(unit, title, path, self.page_url(f"{page}-{number}.html"), blocks, [element])
 
     def inline_title(self, heading: ET.Element) -> str:
         title = heading.find("TitleText")
@@ -257,17 +304,17 @@ class InstrumentReader:
         number = str(roman_or_arabic(match.group(1))) if match else ""
         url = self.full_text_url
         if schedule_id == "RelatedProvs":
-            yield from self.passage("relprov", self.labels["related"], (), url, [self.lines(schedule)])
+            yield from self.passage("relprov", self.labels["related"], (), url, [self.lines(schedule)], [schedule])
             return
         unit = f"sch{number}"
         title = self.schedule_title(heading) or label
         articles = list(self.treaty_articles(schedule, unit)) if self.instrument.doc == "C-26" else []
         if not any("-art" in article[0] for article in articles):
-            yield from self.passage(unit, title, (), url, [self.lines(schedule)])
+            yield from self.passage(unit, title, (), url, [self.lines(schedule)], [schedule])
             return
-        for article_unit, article_title, chapter, lines in articles:
+        for article_unit, article_title, chapter, lines, elements in articles:
             path = (title, chapter) if chapter else (title,)
-            yield from self.passage(article_unit, article_title, path, url, [lines])
+            yield from self.passage(article_unit, article_title, path, url, [lines], elements)
 
     def schedule_title(self, heading: ET.Element | None) -> str:
         if heading is None:
@@ -276,8 +323,8 @@ class InstrumentReader:
         title = heading.find("TitleText")
         return squash_spaces(f"{label} {self.inline(title)}") if title is not None else label
 
-    def treaty_articles(self, schedule: ET.Element, unit: str) -> Iterator[tuple[str, str, str, list[str]]]:
-        """(unit, article heading, chapter, lines) for each article of a treaty reproduced in a schedule.
+    def treaty_articles(self, schedule: ET.Element, unit: str) -> Iterator[TreatyUnit]:
+        """(unit, article heading, chapter, lines, elements) for each article of a treaty reproduced in a schedule.
 
         Text before the first article is the preamble, text after the last one the final clauses; chapter
         and "Section 1." headings are shown with the article that follows them.
@@ -288,22 +335,24 @@ class InstrumentReader:
         pending: list[str] = (
             self.lines(schedule.find("ScheduleFormHeading")) if schedule.find("ScheduleFormHeading") is not None else []
         )
+        pending_elements: list[ET.Element] = []
         chapter = ""
         seen_article = False
 
-        def walk(element: ET.Element) -> Iterator[tuple[str, str, str, list[str]]]:
-            nonlocal pending, chapter, seen_article
+        def walk(element: ET.Element) -> Iterator[TreatyUnit]:
+            nonlocal pending, pending_elements, chapter, seen_article
             heading = element.find("GroupHeading")
             heading_text = self.inline_heading(heading)
             match = ARTICLE.match(heading_text)
             if element.tag == "Group" and match:
                 seen_article = True
-                lines = pending + self.lines(element)
-                pending = []
-                yield f"{unit}-art{roman_or_arabic(match.group(1))}", heading_text, chapter, lines
+                lines, elements = pending + self.lines(element), [*pending_elements, element]
+                yield f"{unit}-art{roman_or_arabic(match.group(1))}", heading_text, chapter, lines, elements
+                pending, pending_elements = [], []
             elif element.tag == "Group" and heading_text.lower().startswith(ADDITIONAL_PROTOCOL):
-                yield f"{unit}-addprot", heading_text, "", pending + self.lines(element)
-                pending = []
+                lines = pending + self.lines(element)
+                yield f"{unit}-addprot", heading_text, "", lines, [*pending_elements, element]
+                pending, pending_elements = [], []
             elif element.tag == "Group":
                 if heading is not None:
                     pending = pending + self.lines(heading)
@@ -314,10 +363,11 @@ class InstrumentReader:
             else:
                 lines = self.lines(element)
                 if lines and not seen_article:
-                    yield f"{unit}-preamble", self.labels["preamble"], "", pending + lines
-                    pending = []
+                    yield f"{unit}-preamble", self.labels["preamble"], "", pending + lines, [*pending_elements, element]
+                    pending, pending_elements = [], []
                 elif lines:
                     pending = pending + lines
+                    pending_elements = [*pending_elements, element]
 
         # a preamble may sit beside the treaty's DocumentInternal, directly in the schedule
         children = [
@@ -328,15 +378,16 @@ class InstrumentReader:
         ]
         yield from self.merge_units(item for child in children for item in walk(child))
         if pending and seen_article:
-            yield f"{unit}-final", "Final clauses" if self.instrument.lang == "en" else "Clauses finales", "", pending
+            final = "Final clauses" if self.instrument.lang == "en" else "Clauses finales"
+            yield f"{unit}-final", final, "", pending, pending_elements
 
     @staticmethod
-    def merge_units(items: Iterator[tuple[str, str, str, list[str]]]) -> Iterator[tuple[str, str, str, list[str]]]:
+    def merge_units(items: Iterator[TreatyUnit]) -> Iterator[TreatyUnit]:
         """Consecutive pieces of the same unit (several preamble provisions) become one."""
-        current: tuple[str, str, str, list[str]] | None = None
+        current: TreatyUnit | None = None
         for item in items:
             if current and current[0] == item[0]:
-                current = (current[0], current[1], current[2], current[3] + item[3])
+                current = (current[0], current[1], current[2], current[3] + item[3], current[4] + item[4])
                 continue
             if current:
                 yield current

@@ -4,7 +4,9 @@ Each entry is a question or a short situation, written from the unit's own text 
 measures retrieval), or a volunteer-reviewed passenger question accepted from the review page. Entries are
 matched against a passenger's question and point to their unit; they are never shown to a passenger as law.
 
-The bank is reviewable data: `kb/bank/*.jsonl`, one record a line, `{"doc", "unit", "lang", "text"}`.
+The bank is reviewable data: `kb/bank/*.jsonl`, one record a line, `{"doc", "unit", "lang", "text"}`, and
+optionally "part": the label path of the part of the unit the entry is about (`(1)(a)(ii)`), written from the
+law like the entry, which helps point a passenger to that part.
 """
 
 from __future__ import annotations
@@ -29,13 +31,15 @@ class BankEntry:
     unit: str
     lang: str
     text: str
+    part: str = ""
 
     @property
     def id(self) -> str:
         return "bank|" + hashlib.sha256(f"{self.doc}|{self.unit}|{self.lang}|{self.text}".encode()).hexdigest()[:24]
 
     def to_record(self) -> dict:
-        return {"doc": self.doc, "unit": self.unit, "lang": self.lang, "text": self.text}
+        record = {"doc": self.doc, "unit": self.unit, "lang": self.lang, "text": self.text}
+        return {**record, "part": self.part} if self.part else record
 
 
 @dataclass(frozen=True)
@@ -66,7 +70,10 @@ def parse_entry(record: object, known_units: set[tuple[str, str]]) -> tuple[Bank
         return None, f"language {record['lang']!r} is not one of {', '.join(LANGUAGES)}"
     if (record["doc"], record["unit"]) not in known_units:
         return None, f"unknown unit {record['doc']} {record['unit']}: no such unit in the knowledge base"
-    return BankEntry(record["doc"], record["unit"], record["lang"], text), ""
+    part = record.get("part", "")
+    if not isinstance(part, str):
+        return None, "the part is not a label path such as (1)(a)(ii)"
+    return BankEntry(record["doc"], record["unit"], record["lang"], text, squash_spaces(part)), ""
 
 
 def load_bank(

@@ -62,3 +62,20 @@ def roman_or_arabic(token: str) -> int:
         return int(token)
     values = [ROMAN[c] for c in token.upper()]
     return sum(-v if i + 1 < len(values) and values[i + 1] > v else v for i, v in enumerate(values))
+
+
+# The law's own divisions below a unit, each a part a passenger can be pointed to.
+PART_TAGS = frozenset({"Subsection", "Paragraph", "Subparagraph", "Clause", "Subclause", "Subsubclause", "Provision",
+                       "Item", "Definition"})  # fmt: skip
+
+
+def part_step(element: ET.Element) -> str | None:
+    """One step of a part's label path: "(1)", "(a)" (the French "a)" too), a treaty provision's "2" as "(2)", a
+    definition's English term in double quotes; None for an element that is not a part of its own."""
+    if element.tag not in PART_TAGS:
+        return None
+    if element.tag == "Definition":
+        term = element.find("Text/DefinedTermEn")
+        return f'"{" ".join("".join(term.itertext()).split())}"' if term is not None else None
+    label = label_text(element.find("Label"))
+    return f"({label.strip('()')})" if label else None

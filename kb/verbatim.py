@@ -36,8 +36,8 @@ from bs4 import BeautifulSoup, NavigableString, Tag
 
 from foundation.text import squash_spaces
 from kb.html_page import decode_page, is_not_content, is_step_heading, main_content
-from kb.law_xml import consolidation_date, in_force_on, label_text, roman_or_arabic, running_text
-from kb.passage import Passage
+from kb.law_xml import consolidation_date, in_force_on, label_text, part_step, roman_or_arabic, running_text
+from kb.passage import Passage, whole_unit
 
 # Annotations printed beside the law, not part of it.
 ANNOTATIONS = frozenset({"Footnote", "FootnoteRef", "HistoricalNote", "RecentAmendments"})
@@ -103,17 +103,37 @@ def _quote(words: list[str]) -> str:
 
 
 def check_passages(passages: Iterable[Passage], sources_dir: Path) -> list[Failure]:
-    """Every unit whose shown text (its parts joined, as the page shows them) is not its reference text."""
+    """Every unit whose shown text (its pieces joined, as the page shows them) is not its reference text, or
+    whose law parts are not the law's parts of that unit, each exactly its slice of the text."""
     units: dict[tuple[str, str, str], list[Passage]] = {}
     for passage in passages:
         units.setdefault((passage.doc, passage.lang, passage.unit), []).append(passage)
     failures = []
-    for (doc, lang, unit), parts in units.items():
-        parts = sorted(parts, key=lambda p: p.part)
-        failure = check_unit(parts[0], "\n".join(p.text for p in parts), sources_dir)
+    for (doc, lang, unit), pieces in units.items():
+        shown = whole_unit(pieces)
+        failure = check_unit(shown, shown.text, sources_dir) or check_parts(shown, sources_dir)
         if failure:
             failures.append(Failure(f"{doc}|{lang}|{unit}", failure))
     return failures
+
+
+def check_parts(passage: Passage, sources_dir: Path) -> str | None:
+    """Why `passage`'s parts are not its unit's parts as read from the XML, in order, each its exact slice of the
+    passage's text and word for word the part's text; None when they are."""
+    if passage.kind == "guide":
+        return "a guide page has no parts of law" if passage.parts else None
+    reference = law_parts(sources_dir / passage.source).get(passage.unit, [])
+    labels = [part.label for part in passage.parts]
+    if labels != [label for label, _ in reference]:
+        missing = [label for label, _ in reference if label not in labels]
+        extra = [label for label in labels if label not in dict(reference)]
+        return f"its parts are not the law's: missing {missing or 'none'}, not in the law {extra or 'none'}"
+    for part, (_, words) in zip(passage.parts, reference, strict=True):
+        if passage.text[part.start : part.end] != part.text:
+            return f"part {part.label} is not its slice of the text"
+        if reason := difference(part.text, words):
+            return f"part {part.label}: {reason}"
+    return None
 
 
 def check_unit(passage: Passage, shown: str, sources_dir: Path) -> str | None:
@@ -136,10 +156,38 @@ def check_unit(passage: Passage, shown: str, sources_dir: Path) -> str | None:
 # -- the law, read from its XML ------------------------------------------------------------------------------
 
 
+Run = tuple[tuple[ET.Element, ...], str]  # the elements from the top down to a run of text, and the text
+
+
 @lru_cache(maxsize=32)
+def law_unit_runs(path: Path) -> dict[str, list[Run]]:
+    return LawReader(ET.parse(path).getroot()).unit_runs()
+
+
 def law_units(path: Path) -> dict[str, str]:
     """unit id -> the unit's in-force text, for one shipped XML instrument."""
-    return LawReader(ET.parse(path).getroot()).units()
+    return {unit: "\n".join(text for _, text in runs) for unit, runs in law_unit_runs(path).items()}
+
+
+def law_parts(path: Path) -> dict[str, list[tuple[str, str]]]:
+    """unit id -> (label path, text) of each part of the unit, in document order: the runs under a subsection,
+    paragraph, treaty provision or definition, its own marginal note left out."""
+    return {unit: runs_parts(runs) for unit, runs in law_unit_runs(path).items()}
+
+
+def runs_parts(runs: list[Run]) -> list[tuple[str, str]]:
+    parts: dict[int, tuple[str, list[str]]] = {}
+    for path, text in runs:
+        label = ""
+        for depth, element in enumerate(path):
+            step = part_step(element)
+            if step is None:
+                continue
+            label += step
+            if depth + 1 < len(path) and path[depth + 1].tag == "MarginalNote":
+                break
+            parts.setdefault(id(element), (label, []))[1].append(text)
+    return [(label, "\n".join(texts)) for label, texts in parts.values()]
 
 
 class LawReader:
@@ -182,53 +230,51 @@ class LawReader:
         has_text = (element.text or "").strip() or any((child.tail or "").strip() for child in element)
         return bool(has_text) or any(child.tag in INLINE for child in element)
 
-    def text(self, element: ET.Element, skip: frozenset[str] = frozenset()) -> str:
-        return "\n".join(text for _, text in self.pieces(element, skip))
-
-    def units(self) -> dict[str, str]:
-        units: dict[str, str] = {}
+    def unit_runs(self) -> dict[str, list[Run]]:
+        """unit id -> the runs of text that make up the unit, in document order."""
+        units: dict[str, list[Run]] = {}
         enacting = next((e for e in self.root if e.tag in ("Order", "Introduction")), None)
         if enacting is not None and self.in_force(enacting):
-            units["preamble"] = self.text(enacting)
+            units["preamble"] = list(self.pieces(enacting))
         body = self.root.find("Body")
         for section in body.findall("Section") if body is not None else []:
             if self.in_force(section):
-                units[section_id(section)] = self.text(section, skip=frozenset({"MarginalNote"}))
+                units[section_id(section)] = list(self.pieces(section, skip=frozenset({"MarginalNote"})))
         for schedule in self.root.findall("Schedule"):
             if self.in_force(schedule) and schedule.get("id") != "NifProvs":
                 units.update(self.schedule_units(schedule))
-        return {unit: text for unit, text in units.items() if text.split()}
+        return {unit: runs for unit, runs in units.items() if "".join(text for _, text in runs).split()}
 
-    def schedule_units(self, schedule: ET.Element) -> dict[str, str]:
+    def schedule_units(self, schedule: ET.Element) -> dict[str, list[Run]]:
         if schedule.get("id") == "RelatedProvs":
-            return {"relprov": self.text(schedule)}
+            return {"relprov": list(self.pieces(schedule))}
         label = schedule.find("ScheduleFormHeading/Label")
         match = SCHEDULE_LABEL.match(squash_spaces("".join(label.itertext()))) if label is not None else None
         unit = f"sch{roman_or_arabic(match.group(1))}" if match else "sch"
         articles = self.treaty_units(schedule, unit)
-        return articles if any("-art" in name for name in articles) else {unit: self.text(schedule)}
+        return articles if any("-art" in name for name in articles) else {unit: list(self.pieces(schedule))}
 
-    def treaty_units(self, schedule: ET.Element, unit: str) -> dict[str, str]:
+    def treaty_units(self, schedule: ET.Element, unit: str) -> dict[str, list[Run]]:
         """A treaty's text cut into its articles. Headings go with the article (or protocol) that follows them;
         other text before the first article is the preamble, text after the last one the final clauses."""
-        units: dict[str, list[str]] = {}
-        waiting: list[str] = []
+        units: dict[str, list[Run]] = {}
+        waiting: list[Run] = []
         seen_article = False
-        for owner, text in self.treaty_pieces(schedule, unit):
+        for owner, run in self.treaty_pieces(schedule, unit):
             if owner == "heading" or (owner == "text" and seen_article):
-                waiting.append(text)
+                waiting.append(run)
                 continue
             if owner == "text":
                 owner = f"{unit}-preamble"
             seen_article = seen_article or "-art" in owner
-            units.setdefault(owner, []).extend([*waiting, text])
+            units.setdefault(owner, []).extend([*waiting, run])
             waiting = []
         if waiting:
             units.setdefault(f"{unit}-final" if seen_article else f"{unit}-preamble", []).extend(waiting)
-        return {name: "\n".join(texts) for name, texts in units.items()}
+        return units
 
-    def treaty_pieces(self, schedule: ET.Element, unit: str) -> Iterator[tuple[str, str]]:
-        """(owner, text): owner is an article or protocol unit, "heading" (a heading outside an article),
+    def treaty_pieces(self, schedule: ET.Element, unit: str) -> Iterator[tuple[str, Run]]:
+        """(owner, run): owner is an article or protocol unit, "heading" (a heading outside an article),
         or "text" (any other text outside an article)."""
         for path, text in self.pieces(schedule):
             owner = "heading" if any(e.tag in ("GroupHeading", "ScheduleFormHeading") for e in path) else "text"
@@ -240,7 +286,7 @@ class LawReader:
                 if heading.lower().startswith(ADDITIONAL_PROTOCOL):
                     owner = f"{unit}-addprot"
                     break
-            yield owner, text
+            yield owner, (path, text)
 
 
 def _heading_text(group: ET.Element) -> str:

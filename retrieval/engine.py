@@ -17,13 +17,13 @@ when the knowledge base has it.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import replace
 
 from kb.bank import load_outside
 from kb.embeddings import Encoder
-from kb.passage import Passage, UnitId
+from kb.passage import Passage, UnitId, whole_unit
 from kb.store import KnowledgeBase
 from retrieval.fusion import Evidence, Weights, cross_references
+from retrieval.pinpoint import Pinpointer
 from retrieval.results import Hit
 from retrieval.retrievers import DenseRetriever, MultilingualRetriever, SparseRetriever
 from retrieval.terms import terms
@@ -65,6 +65,7 @@ class SearchEngine:
             [e.text for e in bank], [UnitId(e.doc, e.unit) for e in bank], BANK_CANDIDATES, multilingual
         )
         self.outside = self.encoder.queries(load_outside())
+        self.pinpointer = Pinpointer(knowledge_base.passages, knowledge_base.bank)
 
     def evidence(self, question: str, lang: str) -> Evidence:
         vector = self.encoder.queries([question])[0]
@@ -107,8 +108,4 @@ class SearchEngine:
         by_lang = self.units.get(unit)
         if not by_lang:
             return None
-        parts = by_lang.get(lang) or by_lang.get("en") or next(iter(by_lang.values()))
-        parts = sorted(parts, key=lambda p: p.part)
-        if len(parts) == 1:
-            return parts[0]
-        return replace(parts[0], text="\n".join(p.text for p in parts), part=0)
+        return whole_unit(by_lang.get(lang) or by_lang.get("en") or next(iter(by_lang.values())))

@@ -5,16 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from kb.passage import Passage
+from kb.passage import LawPart, Passage
 from query_understanding.understanding import Understanding
 from retrieval.outcome import Outcome
 
 
 class Hit(NamedTuple):
-    """A passage found for a question, with its fused score (on no fixed scale: only the order counts)."""
+    """A passage found for a question, with its fused score (on no fixed scale: only the order counts) and the
+    parts of it that answer the question, best first (`retrieval/pinpoint.py`; none when nothing is clear).
+    Each part's text is exactly `passage.text[part.start:part.end]`."""
 
     passage: Passage
     score: float
+    parts: tuple[LawPart, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -72,12 +72,14 @@ def _search_each(
     if outside:
         return SearchResult(understanding, tuple(QuestionResult(q, ()) for q in understanding.questions), outside)
     lang = detect_language(turns[-1] if turns else "")
+    context = "\n".join(turns)
     limit = per_question_k(k, len(understanding.questions))
     shown: set[UnitId] = set()
     results = []
     for question in understanding.questions:
         found = engine.search(question, lang, k=limit + len(shown))
         hits = [hit for hit in found if hit.passage.unit_id not in shown][:limit]
+        hits = [hit._replace(parts=engine.pinpointer.pinpoint(question, hit.passage, context)) for hit in hits]
         # a pointer up names only what this question would itself have shown first, never a weaker match
         above = [hit for hit in found[:limit] if hit.passage.unit_id in shown]
         shown.update(hit.passage.unit_id for hit in hits)

@@ -3,12 +3,11 @@ audit must each catch."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from kb.passage import whole_unit
 
 
 def whole(passages, doc: str, lang: str, unit: str):
-    parts = sorted((p for p in passages if (p.doc, p.lang, p.unit) == (doc, lang, unit)), key=lambda p: p.part)
-    return replace(parts[0], text="\n".join(p.text for p in parts))
+    return whole_unit([p for p in passages if (p.doc, p.lang, p.unit) == (doc, lang, unit)])
 
 
 def mutations(s19: str, s20: str) -> dict[str, str]:

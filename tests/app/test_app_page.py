@@ -12,6 +12,7 @@ from page_session import APP, TIMEOUT, open_page, open_review, send
 from streamlit.testing.v1 import AppTest
 
 from kb.store import current_generation
+from page.marking import marked_html
 from page.wording import TEXT, escape_markdown
 from retrieval.outcome import Outcome
 from review.log import FeedbackLog
@@ -69,7 +70,12 @@ def test_a_compound_message_shows_each_question_with_verbatim_passages_and_links
         assert f"{number}. {result.question}" in texts(at)
         for hit in result.hits:
             assert f"(<{hit.passage.url}>)" in page
-            assert hit.passage.text in texts(at)
+            if hit.parts:  # the parts that answer first, then the whole unit with them marked
+                assert all(part.text in texts(at) for part in hit.parts)
+                assert marked_html(hit.passage.text, hit.parts) in [element.value for element in at.html]
+            else:
+                assert hit.passage.text in texts(at)
+    assert any(hit.parts for result in found.results for hit in result.hits)
     hits = [hit for result in found.results for hit in result.hits]
     assert [expander.label for expander in at.expander] == [hit.passage.title for hit in hits]
     first_of_each = [rank == 0 for result in found.results for rank in range(len(result.hits))]

@@ -182,6 +182,25 @@ def test_a_passenger_asks_in_the_browser_and_sees_the_law_with_links(page_url, b
     screenshot(browser, ARTIFACTS / "passenger-page.png")
 
 
+def test_the_part_that_answers_is_shown_first_and_marked_inside_the_whole_unit(page_url, browser, knowledge_base):
+    question = "Air Canada was 7 hours late, how much do I get?"
+    hit = search_dialogue([question], SearchEngine(knowledge_base)).results[0].hits[0]
+    part = hit.parts[0]
+    assert (hit.passage.unit, part.label) == ("s19", "(1)(a)(ii)")
+    browser.goto(page_url)
+    type_and_send(browser, question)
+    browser.wait_for_selector('[data-testid="stMain"] mark', timeout=3 * WAIT_MS)  # the first search loads the engine
+    marked = browser.locator('[data-testid="stMain"] mark').first.inner_text()
+    assert " ".join(marked.split()) == " ".join(part.text.split())
+    assert hit.passage.text[part.start : part.end] == part.text
+    text = body_text(browser)
+    label = "The part that matches your question: subsection 19(1)(a)(ii)"
+    unit_start = text.index(hit.passage.text.splitlines()[0])
+    assert text.index(label) < text.index(part.text) < unit_start < text.index(part.text, unit_start)
+    assert hit.passage.url in law_links(browser)
+    screenshot(browser, ARTIFACTS / "passenger-page-pinpointed.png")
+
+
 def test_markup_in_a_message_is_shown_as_typed(page_url, browser):
     browser.goto(page_url)
     type_and_send(browser, MARKUP)

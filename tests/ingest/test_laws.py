@@ -15,6 +15,7 @@ from kb.law_xml import roman_or_arabic
 from kb.sources import SourceError, read_sources
 from kb.store import SOURCES_DIR
 from kb.verbatim import check_passages
+from testing.unit_changes import whole
 
 # every unit the dev set's gold labels name, and a few more passengers need
 DEV_GOLD_UNITS = [
@@ -74,6 +75,24 @@ def unit_elements(root: ET.Element, unit: str) -> list[ET.Element]:
 
 def test_every_unit_is_its_whole_in_force_text(passages):
     assert check_passages(passages, SOURCES_DIR) == []
+
+
+def test_parts_are_the_laws_own_divisions_each_exactly_its_slice(passages):
+    s19 = whole(passages, "SOR-2019-150", "en", "s19")
+    assert [part.label for part in s19.parts] == [
+        "(1)", "(1)(a)", "(1)(a)(i)", "(1)(a)(ii)", "(1)(a)(iii)", "(1)(b)", "(1)(b)(i)", "(1)(b)(ii)", "(1)(b)(iii)",
+        "(2)", "(2)(a)", "(2)(b)", "(3)", "(4)",
+    ]  # fmt: skip
+    ii = next(part for part in s19.parts if part.label == "(1)(a)(ii)")
+    assert ii.text.startswith("(ii) $700, if the arrival") and ii.text.endswith("but less than nine hours, or")
+    french_s1 = whole(passages, "SOR-2019-150", "fr", "s1")
+    large = next(part for part in french_s1.parts if part.label == '(2)"large carrier"')
+    assert large.text.startswith("gros transporteur Transporteur qui a transporté")
+    montreal = whole(passages, "C-26", "en", "sch6-art22")
+    assert [part.label for part in montreal.parts][:2] == ["(1)", "(2)"]
+    for passage in passages:
+        for part in passage.parts:
+            assert passage.text[part.start : part.end] == part.text
 
 
 def whole_units(passages) -> dict[tuple[str, str, str], str]:

@@ -13,7 +13,7 @@ from ingest.__main__ import main as ingest_main
 from ingest.web_pages import page_passages
 from kb.sources import SavedPage
 from kb.store import SOURCES_DIR, current_generation
-from kb.verbatim import VerbatimError, check_passages, check_unit
+from kb.verbatim import VerbatimError, check_parts, check_passages, check_unit
 from testing.unit_changes import mutations, whole
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "site"
@@ -30,6 +30,23 @@ def test_the_whole_unit_passes_and_each_change_fails(law_passages):
     assert reasons["a line of another unit appended"].startswith("not in the unit: “20 (1)")
     assert reasons["two words glued"].startswith("“mustprovide” instead of “must provide”")
     assert reasons["a word changed"].startswith("“$4,000,” instead of “$400,”")
+
+
+def test_every_part_must_be_the_laws_part_and_exactly_its_slice(law_passages):
+    s19 = whole(law_passages, "SOR-2019-150", "en", "s19")
+    assert check_parts(s19, SOURCES_DIR) is None
+    ii = next(i for i, part in enumerate(s19.parts) if part.label == "(1)(a)(ii)")
+    changes = {
+        "moved": replace(s19.parts[ii], start=s19.parts[ii].start + 1),
+        "relabelled": replace(s19.parts[ii], label="(1)(a)(iv)"),
+        "reworded": replace(s19.parts[ii], text=s19.parts[ii].text.replace("$700", "$7,000")),
+    }
+    reasons = {name: check_parts(replace(s19, parts=(*s19.parts[:ii], part, *s19.parts[ii + 1 :])), SOURCES_DIR)
+               for name, part in changes.items()}  # fmt: skip
+    assert reasons["moved"] == "part (1)(a)(ii) is not its slice of the text"
+    assert reasons["relabelled"].startswith("its parts are not the law's: missing ['(1)(a)(ii)']")
+    assert reasons["reworded"] == "part (1)(a)(ii) is not its slice of the text"
+    assert check_parts(replace(s19, parts=s19.parts[1:]), SOURCES_DIR).startswith("its parts are not the law's")
 
 
 def test_a_build_with_a_passage_that_is_not_its_unit_is_never_switched_to(tmp_path, monkeypatch, capsys):
