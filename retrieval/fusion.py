@@ -38,6 +38,7 @@ class Weights:
     outside_margin: float = 0.0  # refused when an outside-the-law question is this much closer (1.0: never)
     min_similarity: float = 0.7  # nothing is shown unless some bank entry is at least this close (cosine)
     relative_cut: float = 0.3  # a unit is shown only if it scores at least this share of the best unit
+    situation: float = 1.0  # share of the best unit's score given to a unit a described situation engages
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,21 @@ class Evidence:
             for unit, extra in bonus.items():
                 fused[unit] = fused.get(unit, 0.0) + extra
         return sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def with_situations(
+    ranked: list[tuple[UnitId, float]], shares: dict[UnitId, float], weight: float
+) -> list[tuple[UnitId, float]]:
+    """Units re-ordered by the situations the question describes: each engaged unit gains `weight` times its
+    share (`retrieval/situations.py`) of the best unit's score, so a situation's decisive unit passes its
+    neighbours and what no situation engages falls under the relative cut."""
+    if not ranked or not shares or not weight:
+        return ranked
+    best = max(ranked[0][1], 1e-9)
+    fused = dict(ranked)
+    for unit, share in shares.items():
+        fused[unit] = fused.get(unit, 0.0) + weight * share * best
+    return sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
 def cross_references(passages: list[Passage]) -> dict[UnitId, set[UnitId]]:
