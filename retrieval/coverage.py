@@ -4,7 +4,8 @@ The law in the knowledge base speaks of flights, carriers and baggage (and, for 
 of trains, buses and ferries too). A message about a train delay or a hotel booking, or one that asks
 only under a foreign regime such as the EU's Regulation 261/2004, would otherwise get the nearest sections
 about flights, which look relevant and are not; it is better to say that the knowledge base does not
-cover it. A foreign regime named beside Canada ("EU261 or the Canadian rules?", a flight to Toronto) is
+cover it. A flight between two places abroad on a carrier that is not Canadian is beyond Canadian law. A foreign
+regime named beside Canada ("EU261 or the Canadian rules?", a flight to Toronto) is
 still a Canadian question, and a hotel, a meal or a taxi while a flight is disrupted is what the carrier
 owes under the Air Passenger Protection Regulations, not another kind of service.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from kb.text import fold
-from query_understanding.flight_scope import names_canada
+from query_understanding.flight_scope import names_canada, no_canadian_link
 from query_understanding.lexicon import (
     AIR_TRAVEL,
     DISABILITY,
@@ -32,6 +33,7 @@ class OutsideCoverage(StrEnum):
     FOREIGN_REGIME = "foreign regime"
     OTHER_SERVICE = "another kind of service"
     NOT_AIR_TRAVEL = "not about air travel"
+    NO_CANADIAN_LINK = "no link to Canada"  # no Canadian departure, arrival or carrier
 
 
 def outside_coverage(dialogue: str) -> OutsideCoverage | None:
@@ -45,4 +47,6 @@ def outside_coverage(dialogue: str) -> OutsideCoverage | None:
         return OutsideCoverage.OTHER_SERVICE
     if not air and not DISRUPTION.search(text):
         return OutsideCoverage.NOT_AIR_TRAVEL
+    if no_canadian_link(dialogue):
+        return OutsideCoverage.NO_CANADIAN_LINK
     return None

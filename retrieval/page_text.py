@@ -69,6 +69,11 @@ TEXT: dict[str, dict[str, str]] = {
             "rights under Canadian law: delays, cancellations, denied boarding, tarmac delays, baggage, "
             "seating, accessibility and complaints."
         ),
+        OutsideCoverage.NO_CANADIAN_LINK: (
+            "This flight does not seem to depart from or arrive in Canada, nor to be operated by a Canadian "
+            "airline, so the Canadian law in the knowledge base does not apply to it. The rules of the country "
+            "where the flight took place, or the airline's own conditions, can say what applies."
+        ),
         Refusal.EMPTY: (
             "There is nothing to look up in this message. Describe what happened on your flight in a few words."
         ),
@@ -178,6 +183,11 @@ TEXT: dict[str, dict[str, str]] = {
             "Cette question ne semble pas porter sur le transport aérien. La base de connaissances couvre les "
             "droits des passagers aériens en droit canadien : retards, annulations, refus d'embarquement, "
             "retards sur l'aire de trafic, bagages, sièges, accessibilité et plaintes."
+        ),
+        OutsideCoverage.NO_CANADIAN_LINK: (
+            "Ce vol ne semble ni partir du Canada, ni y arriver, ni être exploité par une compagnie aérienne "
+            "canadienne : le droit canadien de la base de connaissances ne s'y applique donc pas. Les règles du pays "
+            "où le vol a eu lieu, ou les conditions de la compagnie, peuvent dire ce qui s'applique."
         ),
         Refusal.EMPTY: (
             "Ce message ne contient rien à chercher. Décrivez en quelques mots ce qui s'est passé pendant votre vol."
