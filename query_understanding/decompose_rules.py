@@ -87,7 +87,8 @@ def _single_question(text: str, issues: list[_Issue], parts: list[Segment], shar
 
 
 def _shown(issue: _Issue, parts: list[Segment], text: str, shared: list[str]) -> str:
-    return readable_question(_ask_texts(issue.asks, parts), [part.text for part in issue.context], text, shared)
+    keys = frozenset(issue.keys - GENERIC_FAMILIES - {EVENT_FAMILY}) or frozenset(issue.keys)
+    return readable_question(_ask_texts(issue.asks, parts), [part.text for part in issue.context], text, shared, keys)
 
 
 def _domains_of(clause: str) -> list[str]:

@@ -13,7 +13,7 @@ import re
 
 from kb.text import detect_language
 from query_understanding.facts import carriers, durations, missing_from, places
-from query_understanding.lexicon import DISRUPTION_CAUSE, SITUATION_TOPICS, cue_words, topics
+from query_understanding.lexicon import DISRUPTION_CAUSE, SITUATION_TOPICS, cue_words, families, topics
 from query_understanding.machine_text import MAX_WORDS, rule_broken
 from query_understanding.segments import strip_lead_in
 
@@ -30,10 +30,13 @@ def word_count(text: str) -> int:
     return len(_WORD.findall(text))
 
 
-def readable_question(asks: list[str], context: list[str], story: str, shared: list[str]) -> str:
+def readable_question(
+    asks: list[str], context: list[str], story: str, shared: list[str], about: frozenset[str] = frozenset()
+) -> str:
     """One short question for an ask: `asks` (the passenger's asking sentences or clauses, first is kept),
     `context` (clauses of the story describing this ask's situation), `story` (the whole message, whose words
-    bound what may be written), `shared` (facts of the whole message, such as the carrier)."""
+    bound what may be written), `shared` (facts of the whole message, such as the carrier), `about` (the issue
+    families of the ask: a clause of the same family tells its situation best)."""
     lang = detect_language(story)
     ask = _asking_clause(asks[0], story) if asks else _GENERIC_ASK[lang]
     for more in asks[1:]:  # asks about one issue, or the asks merged beyond the third question, read as one
@@ -41,7 +44,7 @@ def readable_question(asks: list[str], context: list[str], story: str, shared: l
         if word_count(joined) <= READABLE_WORDS:
             ask = joined
     told: list[str] = []
-    clause = "" if cue_words(ask, SITUATION_TOPICS) else _telling_clause(context)
+    clause = "" if cue_words(ask, SITUATION_TOPICS) else _telling_clause(context, about)
     base = ask
     if clause and word_count(clause) <= PREFIX_WORDS:
         base = f"{clause}, {_lower_first(ask)}"  # "My flight was cancelled, what can I get?"
@@ -67,16 +70,22 @@ def _asking_clause(text: str, story: str) -> str:
     return whole
 
 
-def _telling_clause(context: list[str]) -> str:
-    """The shortest clause of the story that says what happened (a disruption, a bag, a seat...)."""
+def _telling_clause(context: list[str], about: frozenset[str] = frozenset()) -> str:
+    """The shortest clause of the story that says what happened (a disruption, a bag, a seat...), one about the
+    ask's own issue first."""
     telling = [
         clause.strip(" ,;:.!")
         for text in context
         for clause in re.split(r"[,;]\s*|\s+(?:but|mais)\s+|[.!]\s+", text)
-        if cue_words(clause, SITUATION_TOPICS) and word_count(clause) <= CONTEXT_WORDS and "?" not in clause
+        if (cue_words(clause, SITUATION_TOPICS) or families(clause) & about)
+        and word_count(clause) <= CONTEXT_WORDS
+        and "?" not in clause
     ]
     telling = [clause for clause in telling if clause]
-    return min(telling, key=word_count)[0].upper() + min(telling, key=word_count)[1:] if telling else ""
+    if not telling:
+        return ""
+    best = min(telling, key=lambda clause: (not families(clause) & about, word_count(clause)))
+    return best[0].upper() + best[1:]
 
 
 def _with_facts(question: str, context: list[str], shared: list[str], told_first: list[str] | None = None) -> str:
