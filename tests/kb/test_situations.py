@@ -9,7 +9,6 @@ from kb.bank import BANK_DIR
 from kb.jsonl import read_jsonl
 from kb.passage import UnitId
 from kb.situations import SituationsError, load_situations, parse_situations
-from retrieval.situations import situation_shares
 
 
 def test_every_engaged_unit_is_a_unit_of_the_bank():
@@ -32,11 +31,6 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
 )
 def test_a_situation_holds_for_its_description(text, situation):
     assert situation in {found.id for found in load_situations().holding(text)}
-
-
-def test_the_unit_the_ask_needs_counts_first():
-    shares = situation_shares(load_situations(), "Cancelled for a crew shortage", "How much compensation?")
-    assert shares[UnitId("SOR-2019-150", "s19")] == shares[UnitId("SOR-2019-150", "s12")] == 1.0
 
 
 @pytest.mark.parametrize(
