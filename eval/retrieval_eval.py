@@ -116,6 +116,9 @@ def score(items: list[GoldItem], shown: dict[str, Units], k: int) -> dict:
             f1(precision_at_k(shown[i.id], i.gold, k), recall_at_k(shown[i.id], i.gold, k)) for i in answerable
         )
         row[f"map@{k}"] = statistics.fmean(average_precision_at_k(shown[i.id], i.gold, k) for i in answerable)
+        # the wrong-law share: of the units shown for answerable items, those not in gold
+        top = [(unit, i.gold) for i in answerable for unit in shown[i.id][:k]]
+        row["wrong law"] = sum(unit not in gold for unit, gold in top) / len(top) if top else 0.0
     if unanswerable:
         row["abstention"] = sum(not shown[i.id] for i in unanswerable) / len(unanswerable)
     return row
@@ -163,7 +166,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def format_table(results: dict, k: int) -> str:
-    keys = [f"precision@{k}", f"recall@{k}", f"f1@{k}", f"map@{k}", "abstention"]
+    keys = [f"precision@{k}", f"recall@{k}", f"f1@{k}", f"map@{k}", "wrong law", "abstention"]
     header = f"{'system':<12} {'type/length':<13} {'n':>3} " + " ".join(f"{key:>12}" for key in keys)
     lines = [header, "-" * len(header)]
     for name, result in results.items():
@@ -176,7 +179,7 @@ def format_table(results: dict, k: int) -> str:
     for name, result in results.items():
         lines.append(f"{name:<12} {result['latency_ms']['p50']:>8.1f} {result['latency_ms']['p95']:>8.1f}")
     lines.append("")
-    lines.append(f"{'system':<12} " + " ".join(f"{key:>12}" for key in keys))
+    lines.append(f"{'system':<12} " + " ".join(f"{key:>12}" for key in keys))  # wrong law: shown, not in gold
     for name, result in results.items():
         row = result["overall"]
         lines.append(f"{name:<12} " + " ".join(f"{row[key]:>12.3f}" if key in row else f"{'':>12}" for key in keys))

@@ -21,22 +21,27 @@ from eval.metrics import average_precision_at_k, dedupe_units, recall_at_k
 from eval.retrieval_eval import GoldItem, load_gold
 from foundation.settings import Settings
 from kb.passage import UnitId
+from query_understanding.understanding import Understanding
 from retrieval.engine import SearchEngine
 from retrieval.fusion import Evidence, Weights
-from retrieval.search import load_engine, search_dialogue
+from retrieval.search import load_engine, search_dialogue, search_questions
 
-# Values each earlier, wider run chose in some fold (passage sparse was never chosen, the multilingual weight is
-# set on the bank itself), crossed with the outside-the-law margin; 1.0 switches that refusal off.
+# The evidence weights and gates each earlier, wider run chose (passage sparse was never chosen, the multilingual
+# weight is set on the bank itself), crossed with what the situations add: how much a described situation lifts
+# the units it engages (0: not at all, the product before situations), and the relative cut that trades recall
+# for the wrong-law share.
 GRID = {
-    "passage_dense": (0.5, 1.0),
+    "passage_dense": (0.5,),
     "passage_sparse": (0.0,),
-    "bank_dense": (1.0, 2.0),
+    "bank_dense": (2.0,),
     "bank_sparse": (0.3,),
     "cross_reference": (0.0, 0.1),
-    "outside_margin": (1.0, 0.03, 0.0),
-    "min_similarity": (0.66, 0.7),  # 0.74 refuses plain French questions: see the README
-    "relative_cut": (0.3, 0.5),
+    "outside_margin": (0.0,),
+    "min_similarity": (0.7,),  # 0.74 refuses plain French questions: see the README
+    "relative_cut": (0.3, 0.5, 0.6, 0.7),
+    "situation": (0.0, 0.5, 1.0, 2.0),
 }
+BEFORE = Weights(situation=0.0, relative_cut=0.3)  # the product's weights before situations
 
 
 class CachedEvidenceEngine(SearchEngine):
@@ -57,13 +62,22 @@ def shown_units(engine: SearchEngine, item: GoldItem, k: int) -> list[UnitId]:
     return dedupe_units(p.unit_id for p in search_dialogue(item.turns, engine, k=k).shown_passages)[:k]
 
 
-def item_scores(engine: SearchEngine, items: list[GoldItem], k: int) -> dict[str, dict]:
+def whole_message_units(engine: SearchEngine, item: GoldItem, k: int) -> list[UnitId]:
+    """The baseline: the whole dialogue searched as one question, without query understanding or situations."""
+    text = "\n".join(item.turns)
+    found = search_questions(Understanding(text, (text,) if text.strip() else (), "none"), item.turns, engine, k)
+    return dedupe_units(p.unit_id for p in found.shown_passages)[:k]
+
+
+def item_scores(engine: SearchEngine, items: list[GoldItem], k: int, shown_by=shown_units) -> dict[str, dict]:
     scores = {}
     for item in items:
-        shown = shown_units(engine, item, k)
+        shown = shown_by(engine, item, k)
         if item.gold:
             recall, ap = recall_at_k(shown, item.gold, k), average_precision_at_k(shown, item.gold, k)
-            scores[item.id] = {"utility": (recall + ap) / 2, "recall": recall, "ap": ap}
+            wrong = sum(unit not in item.gold for unit in shown)
+            scores[item.id] = {"utility": (recall + ap) / 2, "recall": recall, "ap": ap, "shown": len(shown),
+                               "wrong": wrong}  # fmt: skip
         else:
             scores[item.id] = {"utility": float(not shown), "abstained": float(not shown)}
     return scores
@@ -87,6 +101,11 @@ def summary(items: list[GoldItem], scores: dict[str, dict]) -> dict:
     if answerable:
         row["recall@5"] = statistics.fmean(scores[i.id]["recall"] for i in answerable)
         row["map@5"] = statistics.fmean(scores[i.id]["ap"] for i in answerable)
+        shown = sum(scores[i.id]["shown"] for i in answerable)
+        row["wrong law"] = sum(scores[i.id]["wrong"] for i in answerable) / shown if shown else 0.0
+        compound = [i for i in answerable if i.type == "compound"]
+        if compound:
+            row["compound r@5"] = statistics.fmean(scores[i.id]["recall"] for i in compound)
     if unanswerable:
         row["abstention"] = statistics.fmean(scores[i.id]["abstained"] for i in unanswerable)
     return row
@@ -104,7 +123,7 @@ def print_rows(title: str, items: list[GoldItem], scores: dict[str, dict]) -> No
     by_type = defaultdict(list)
     for item in items:
         by_type[item.type].append(item)
-    print(f"{title:<16} {'n':>3} {'recall@5':>9} {'map@5':>7} {'abstention':>11}")
+    print(f"{title:<16} {'n':>3} " + " ".join(f"{key:>{width}}" for key, width in SUMMARY_COLUMNS))
     for name, group in [("all", items), *sorted(by_type.items())]:
         row = summary(group, scores)
         cells = [f"{row[key]:>{width}.3f}" if key in row else " " * width for key, width in SUMMARY_COLUMNS]
@@ -112,7 +131,7 @@ def print_rows(title: str, items: list[GoldItem], scores: dict[str, dict]) -> No
     print()
 
 
-SUMMARY_COLUMNS = (("recall@5", 9), ("map@5", 7), ("abstention", 11))
+SUMMARY_COLUMNS = (("recall@5", 9), ("map@5", 7), ("compound r@5", 12), ("wrong law", 9), ("abstention", 11))
 
 
 def main(args: argparse.Namespace) -> int:
@@ -121,6 +140,8 @@ def main(args: argparse.Namespace) -> int:
     configured = Settings.from_environment()
     engine = CachedEvidenceEngine(load_engine(args.store or configured.store_dir, configured.chroma_url))
     grid = settings()
+    if BEFORE not in grid:
+        grid.append(BEFORE)
     per_setting: dict[Weights, dict[str, dict]] = {}
     for weights in grid:
         engine.weights = weights
@@ -144,8 +165,17 @@ def main(args: argparse.Namespace) -> int:
         chosen.append(weights)
         held_out.update({i.id: per_setting[weights][i.id] for i in fold})
     print(f"{len(items)} items, {args.folds}-fold cross-validation over {len(grid)} settings\n")
-    for path, group in sources.items():
-        print_rows(f"held out: {path.name}", group, held_out)
+    engine.weights = BEFORE
+    baseline = item_scores(engine, items, args.k, whole_message_units)
+    candidates = {
+        "whole message as one query (no situations), not tuned": baseline,
+        f"the product before situations, {BEFORE.situation=} {BEFORE.relative_cut=}, not tuned": per_setting[BEFORE],
+        "the product with situations, weights chosen per fold (held out)": held_out,
+    }
+    for name, scores in candidates.items():
+        print(f"== {name}")
+        for path, group in sources.items():
+            print_rows(f"{path.name}", group, scores)
     print("weights chosen per fold:")
     for weights in chosen:
         print(f"  {weights}")

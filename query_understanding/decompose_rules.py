@@ -7,17 +7,38 @@ issue, the sentences about the flight event when it is a flight question, the se
 ("those fees"), and the carrier and places of the message; a statement no question claimed goes to the first
 question asked after it.
 
-A message with one issue stays whole: the whole message is the best query for it.
+A message with one issue is searched whole: the whole message is the best query for it. One ask about
+situations of different kinds ("My flight was cancelled and they lost my bag, what can I get?") is one question
+per kind. What the page shows for each is a short question (`readable.py`); what is searched carries the
+statements describing its issue.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from query_understanding.facts import carriers, fact_phrases, missing_from, places
-from query_understanding.lexicon import EVENT_FAMILY, FLIGHT_FAMILIES, GENERIC_FAMILIES, families
+from query_understanding.lexicon import EVENT_FAMILY, FLIGHT_FAMILIES, GENERIC_FAMILIES, families, topics
+from query_understanding.readable import READABLE_WORDS, readable_question, word_count
 from query_understanding.segments import Segment, refers_back, segments, strip_lead_in
 from query_understanding.understanding import MAX_QUESTIONS
+
+# The kinds of situation one ask may span, each told by the topics of a clause (lexicon.TOPICS): a clause about
+# a bag belongs to the bag, whatever else it says; a seat counts only with a child.
+_EVENT_TOPICS = frozenset({"delay", "cancellation", "denied_boarding", "tarmac", "schedule_change"})
+_BAG_TOPICS = frozenset({"bag_lost", "bag_delayed", "damage"})
+_DOMAIN_FAMILIES = {"flight": {EVENT_FAMILY}, "baggage": {"baggage"}, "instrument": {"instrument"},
+                    "seating": {"children"}, "disability": {"disability"}}  # fmt: skip
+_CLAUSE = re.compile(r"[,;]\s*(?:and\s+|et\s+)?|\s+(?:and|but|et|mais|plus|then|puis)\s+|(?<=[.!?])\s+", re.I)
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One ask of a message: the short question the page shows, and what is searched for it."""
+
+    question: str
+    searched: str
 
 
 @dataclass
@@ -32,18 +53,88 @@ class _Issue:
         return bool(self.keys & FLIGHT_FAMILIES) or self.keys <= GENERIC_FAMILIES
 
 
-def decompose(text: str) -> list[str]:
+def decompose(text: str) -> list[Ask]:
     parts = segments(text)
     asks = [part for part in parts if part.asks]
     issues = _issues_from_asks(asks, parts) if asks else _issues_from_statements(parts)
+    shared = carriers(text) + places(text)
     if len(issues) <= 1:
-        return [text]
+        by_domain = _split_by_domain(issues[0] if issues else _Issue(set()), text)
+        if len(by_domain) <= 1:
+            return [Ask(_single_question(text, issues, parts, shared), text)]
+        return _asks_of_domains(by_domain, parts, text, shared)
     if len(issues) > MAX_QUESTIONS:
         issues = issues[: MAX_QUESTIONS - 1] + [_merged(issues[MAX_QUESTIONS - 1 :])]
     _attach_context(issues, parts)
-    shared = carriers(text) + places(text)
-    questions = [_question(issue, parts, shared) for issue in issues]
-    return list(dict.fromkeys(questions))
+    found = [Ask(_shown(issue, parts, text, shared), _question(issue, parts, shared)) for issue in issues]
+    return _unique(found)
+
+
+def _unique(asks: list[Ask]) -> list[Ask]:
+    seen: dict[str, Ask] = {}
+    for ask in asks:
+        seen.setdefault(ask.question, ask)
+    return list(seen.values())
+
+
+def _single_question(text: str, issues: list[_Issue], parts: list[Segment], shared: list[str]) -> str:
+    """A message with one issue is its own question when it is short; a story gets a short question."""
+    if word_count(text) <= READABLE_WORDS and "\n" not in text:
+        return text
+    issue = issues[0] if issues else _Issue(set())
+    context = [part.text for part in parts if not part.asks and (families(part.text) or fact_phrases(part.text))]
+    return readable_question(_ask_texts(issue.asks, parts), context, text, shared)
+
+
+def _shown(issue: _Issue, parts: list[Segment], text: str, shared: list[str]) -> str:
+    keys = frozenset(issue.keys - GENERIC_FAMILIES - {EVENT_FAMILY}) or frozenset(issue.keys)
+    return readable_question(_ask_texts(issue.asks, parts), [part.text for part in issue.context], text, shared, keys)
+
+
+def _domains_of(clause: str) -> list[str]:
+    found = topics(clause)
+    if found & _BAG_TOPICS and "baggage" in found:
+        return ["baggage"]
+    domains = []
+    if found & _EVENT_TOPICS:
+        domains.append("flight")
+    if "instrument" in found:
+        domains.append("instrument")
+    if {"children", "seating"} <= found:
+        domains.append("seating")
+    if "disability" in found:
+        domains.append("disability")
+    return domains
+
+
+def _split_by_domain(issue: _Issue, text: str) -> dict[str, list[str]]:
+    """domain -> the clauses of the message telling of it, when the message's one ask spans several kinds."""
+    clauses: dict[str, list[str]] = {}
+    for clause in _CLAUSE.split(text):
+        if clause and clause.strip():
+            for domain in _domains_of(clause):
+                clauses.setdefault(domain, []).append(clause.strip())
+    return clauses if len(clauses) > 1 else {}
+
+
+def _asks_of_domains(by_domain: dict[str, list[str]], parts: list[Segment], text: str, shared: list[str]) -> list[Ask]:
+    asks = _ask_texts([part for part in parts if part.asks], parts)
+    found = []
+    for domain, clauses in list(by_domain.items())[:MAX_QUESTIONS]:
+        issue = _Issue(set(_DOMAIN_FAMILIES[domain]))
+        issue.context = [part for part in parts if not part.asks and _describes(issue, part)]
+        context = clauses + [part.text for part in issue.context if part.text not in clauses]
+        shown = readable_question(asks, clauses, text, shared)
+        searched = " ".join(dict.fromkeys([shown, *context]))
+        found.append(
+            Ask(
+                shown,
+                f"{searched} ({', '.join(missing_from(searched, shared))})"
+                if missing_from(searched, shared)
+                else searched,
+            )
+        )
+    return _unique(found)
 
 
 def _ask_keys(text: str) -> set[str]:

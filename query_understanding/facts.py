@@ -46,6 +46,11 @@ def _is_place(name: str) -> bool:
     return name.split()[0].split("-")[0] not in NOT_PLACES and not CARRIER.match(name)
 
 
+def durations(text: str) -> list[str]:
+    """How long, and at what time ("7 hours", "3 days", "9 pm"), as written."""
+    return _unique(match.group(0) for match in _DURATION.finditer(text))
+
+
 def fact_phrases(text: str) -> list[str]:
     """Carrier, places, durations and times, ages, cause and amounts, in that order, each once."""
     found = carriers(text) + places(text)

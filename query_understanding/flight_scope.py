@@ -15,11 +15,14 @@ from query_understanding.lexicon import (
     AIRPORT_CODE,
     CANADA,
     CANADIAN_AIRPORT_CODE,
+    CANADIAN_CARRIER,
     CANADIAN_PLACE,
     CANADIAN_RULES,
+    FOREIGN_PLACE,
     PLACE,
     ROUTE_OF_CODES,
     SCOPE_WORDS,
+    UK_LONDON,
 )
 
 ScopeChoice = Literal["within", "to_or_from"]
@@ -31,10 +34,16 @@ SCOPE_SENTENCES: dict[str, dict[ScopeChoice, str]] = {
 
 
 def says_where_flight_went(turns: list[str]) -> bool:
-    """True when any turn names a place, an airport code, or says domestic/international/within Canada."""
+    """True when any turn names a place, an airport code, a Canadian carrier (whose flights are covered wherever
+    they go, so the answer would change nothing), or says domestic/international/within Canada."""
     for turn in turns:
         folded = fold(turn)
-        if PLACE.search(folded) or CANADA.search(folded) or SCOPE_WORDS.search(folded):
+        if (
+            PLACE.search(folded)
+            or CANADA.search(folded)
+            or SCOPE_WORDS.search(folded)
+            or CANADIAN_CARRIER.search(folded)
+        ):
             return True
         if AIRPORT_CODE.search(turn) or ROUTE_OF_CODES.search(turn):
             return True
@@ -45,6 +54,21 @@ def names_canada(text: str) -> bool:
     """True when the text names Canada, a Canadian place or airport, or Canada's rules or agency."""
     folded = fold(text)
     return bool(CANADIAN_PLACE.search(folded) or CANADIAN_RULES.search(folded) or CANADIAN_AIRPORT_CODE.search(text))
+
+
+def no_canadian_link(text: str) -> bool:
+    """True when the flight plainly has no Canadian point of departure or arrival and no Canadian carrier: it
+    names a place abroad, and no Canadian place, airport, carrier, nor Canada or its rules ("London" with
+    Heathrow or the UK is London, England). Canadian law on air passengers does not reach such a flight."""
+    folded = fold(text)
+    if not (FOREIGN_PLACE.search(folded) or UK_LONDON.search(folded)):
+        return False
+    if CANADIAN_CARRIER.search(folded) or CANADIAN_RULES.search(folded) or CANADIAN_AIRPORT_CODE.search(text):
+        return False
+    canadian_places = {match.group(0) for match in CANADIAN_PLACE.finditer(folded)}
+    if UK_LONDON.search(folded):
+        canadian_places -= {"london"}
+    return not canadian_places
 
 
 def with_flight_scope(turns: list[str], choice: ScopeChoice) -> list[str]:

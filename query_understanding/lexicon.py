@@ -205,9 +205,22 @@ _FOREIGN_PLACES = (
     "|germany|allemagne|italy|italie|spain|espagne|portugal|ireland|irlande|greece|grece|athens|istanbul|turkey"
     "|india|inde|delhi|mumbai|china|chine|beijing|shanghai|hong kong|tokyo|japan|japon|seoul|korea|manila"
     "|philippines|australia|australie|dubai|doha|lima|peru|perou|bogota|colombia|colombie|brazil|bresil|africa"
-    "|afrique|asia|asie|morocco|maroc|algeria|algerie|haiti|etats-unis"
+    "|afrique|asia|asie|morocco|maroc|algeria|algerie|haiti|etats-unis|united kingdom|royaume-uni|scotland|ecosse"
+    "|edinburgh|edimbourg|glasgow|manchester|heathrow|gatwick|belfast|berlin|vienna|vienne|zurich|geneva|geneve"
+    "|brussels|bruxelles|copenhagen|stockholm|oslo|warsaw|prague|budapest|athenes|nice|lyon|marseille|toulouse"
 )
 PLACE = re.compile(rf"\b(?:{_CANADIAN_PLACES}|{_FOREIGN_PLACES})\b")
+FOREIGN_PLACE = re.compile(rf"\b(?:{_FOREIGN_PLACES})\b")
+# Folded: London, Ontario, unless the flight is plainly in the United Kingdom.
+UK_LONDON = re.compile(
+    r"\b(?:heathrow|gatwick|stansted|luton|london city|uk|united kingdom|royaume-uni|england|angleterre"
+    r"|scotland|ecosse|edinburgh|edimbourg|glasgow|manchester|belfast|british)\b"
+)
+# Folded: carriers based in Canada. A flight one of them operates is covered whatever its route.
+CANADIAN_CARRIER = re.compile(
+    r"\b(?:air canada|westjet|porter|flair|sunwing|air transat|transat|swoop|lynx|jazz|pal airlines|canadian north"
+    r"|air north|pascan|air inuit|central mountain air|harbour air|calm air|air creebec)\b"
+)
 CANADIAN_PLACE = re.compile(rf"\b(?:{_CANADIAN_PLACES})\b")
 # Folded. "Canada" alone is not a place when it is part of a carrier's or a law's name.
 CANADA = re.compile(r"\bcanada\b(?<!\bair canada)(?! transportation act)")

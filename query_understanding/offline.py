@@ -9,4 +9,6 @@ from query_understanding.understanding import Understanding
 
 def understand_offline(history: list[str], message: str, note: str = "") -> Understanding:
     standalone = make_standalone(history, message)
-    return Understanding(standalone, tuple(decompose(standalone)), "offline", note)
+    asks = decompose(standalone)
+    questions = tuple(ask.question for ask in asks)
+    return Understanding(standalone, questions, "offline", note, tuple(ask.searched for ask in asks))

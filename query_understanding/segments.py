@@ -20,6 +20,10 @@ _QUESTION_START = re.compile(
     r"|^(?:please )?(?:tell|explain)\b|^(?:j'aimerais|je voudrais) savoir\b|^je me demande\b",
     re.IGNORECASE,
 )
+# "When we landed, ...", "Where we sat ...": a clause of time or place that tells, unless it ends with "?".
+_TELLS_WHEN = re.compile(
+    r"^(?:when|where|while|once|quand|lorsque)\s+(?:we|i|they|he|she|it|my|our|the|on|nous|je|ils)\b", re.I
+)
 _REFERS_BACK = re.compile(
     r"\b(?:it|that|this|those|these|them|ça|cela|ceci)\b|\b(?:la|le|les|y|en)\s+\w+(?:er|ir|re)\b|\bl'\w+(?:er|ir)\b",
     re.IGNORECASE,
@@ -49,7 +53,9 @@ def strip_lead_in(text: str) -> str:
 
 def looks_like_question(text: str) -> bool:
     text = text.strip()
-    return text.endswith("?") or bool(_QUESTION_START.match(strip_lead_in(text)))
+    if text.endswith("?"):
+        return True
+    return bool(_QUESTION_START.match(strip_lead_in(text))) and not _TELLS_WHEN.match(strip_lead_in(text))
 
 
 def refers_back(text: str) -> bool:

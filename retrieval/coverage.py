@@ -4,7 +4,8 @@ The law in the knowledge base speaks of flights, carriers and baggage (and, for 
 of trains, buses and ferries too). A message about a train delay or a hotel booking, or one that asks
 only under a foreign regime such as the EU's Regulation 261/2004, would otherwise get the nearest sections
 about flights, which look relevant and are not; it is better to say that the knowledge base does not
-cover it. A foreign regime named beside Canada ("EU261 or the Canadian rules?", a flight to Toronto) is
+cover it. A flight between two places abroad on a carrier that is not Canadian is beyond Canadian law. A foreign
+regime named beside Canada ("EU261 or the Canadian rules?", a flight to Toronto) is
 still a Canadian question, and a hotel, a meal or a taxi while a flight is disrupted is what the carrier
 owes under the Air Passenger Protection Regulations, not another kind of service.
 """
@@ -12,7 +13,7 @@ owes under the Air Passenger Protection Regulations, not another kind of service
 from __future__ import annotations
 
 from foundation.text import fold
-from query_understanding.flight_scope import names_canada
+from query_understanding.flight_scope import names_canada, no_canadian_link
 from query_understanding.lexicon import (
     AIR_TRAVEL,
     DISABILITY,
@@ -36,4 +37,6 @@ def outside_coverage(dialogue: str) -> Outcome | None:
         return Outcome.OTHER_SERVICE
     if not air and not DISRUPTION.search(text):
         return Outcome.NOT_AIR_TRAVEL
+    if no_canadian_link(dialogue):
+        return Outcome.NO_CANADIAN_LINK
     return None

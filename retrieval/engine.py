@@ -9,6 +9,9 @@ Five kinds of evidence, each a score per unit, each from its own retriever (`ret
 - for a French question, bank multilingual: cosine between the question and every entry, English or
   French, through a multilingual encoder, so a French question finds units whose entries are in English.
 
+The situations the question describes (`kb/situations.py`, `retrieval/situations.py`) then lift the units they
+engage, in the order the ask needs, above their neighbours.
+
 Scores are fused per unit (`retrieval/fusion.py`; a section, a treaty article) because a unit is what a
 passenger reads and what a volunteer judges; the passage shown is the whole unit, in the question's language
 when the knowledge base has it.
@@ -21,11 +24,13 @@ from collections import defaultdict
 from kb.bank import load_outside
 from kb.embeddings import Encoder
 from kb.passage import Passage, UnitId, whole_unit
+from kb.situations import load_situations
 from kb.store import KnowledgeBase
-from retrieval.fusion import Evidence, Weights, cross_references
+from retrieval.fusion import Evidence, Weights, cross_references, with_situations
 from retrieval.pinpoint import Pinpointer
 from retrieval.results import Hit
 from retrieval.retrievers import DenseRetriever, MultilingualRetriever, SparseRetriever
+from retrieval.situations import situation_shares
 from retrieval.terms import terms
 
 PASSAGE_CANDIDATES = 60
@@ -66,6 +71,7 @@ class SearchEngine:
         )
         self.outside = self.encoder.queries(load_outside())
         self.pinpointer = Pinpointer(knowledge_base.passages, knowledge_base.bank)
+        self.situations = load_situations()
 
     def evidence(self, question: str, lang: str) -> Evidence:
         vector = self.encoder.queries([question])[0]
@@ -80,9 +86,13 @@ class SearchEngine:
             closest_outside=float((self.outside @ vector).max()) if len(self.outside) else 0.0,
         )
 
-    def search(self, question: str, lang: str = "en", k: int = 5) -> list[Hit]:
+    def search(self, question: str, lang: str = "en", k: int = 5, ask: str | None = None) -> list[Hit]:
         """At most k passages, one per unit, best first; nothing when the question is like no bank entry, and no
-        unit far below the best one, so possibly nothing at all."""
+        unit far below the best one, so possibly nothing at all.
+
+        `question` is what is searched; `ask`, the question as the passenger reads it (default: the same), says
+        what is asked for, so that the units of the situations `question` describes come in the order it needs.
+        """
         if not terms(question, lang):
             return []
         evidence = self.evidence(question, lang)
@@ -91,6 +101,8 @@ class SearchEngine:
         if evidence.closest_outside - evidence.closest_bank_entry > self.weights.outside_margin:
             return []  # more like a question about flying that the law does not answer
         ranked = evidence.fuse(self.weights, self.references)
+        shares = situation_shares(self.situations, question, ask or question)
+        ranked = with_situations(ranked, shares, self.weights.situation)
         best = ranked[0][1] if ranked else 0.0
         hits = []
         for unit, score in ranked:

@@ -17,7 +17,8 @@ class Outcome(StrEnum):
     FOREIGN_REGIME = "foreign regime"
     OTHER_SERVICE = "another kind of service"
     NOT_AIR_TRAVEL = "not about air travel"
-    FLIGHT_NOT_IN_CANADA = "flight_not_in_canada"  # the flight neither starts nor ends in Canada
+    NO_CANADIAN_LINK = "no link to Canada"  # no Canadian departure, arrival or carrier, as the dialogue tells it
+    FLIGHT_NOT_IN_CANADA = "flight_not_in_canada"  # the passenger answered: neither from nor to Canada
     # one question (retrieval/results.py)
     NOTHING_FOUND = "not_covered"  # nothing in the knowledge base is close enough to show
     SHOWN_ABOVE = "shown_above"  # what it found is already shown for an earlier question

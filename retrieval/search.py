@@ -76,8 +76,8 @@ def _search_each(
     limit = per_question_k(k, len(understanding.questions))
     shown: set[UnitId] = set()
     results = []
-    for question in understanding.questions:
-        found = engine.search(question, lang, k=limit + len(shown))
+    for index, question in enumerate(understanding.questions):
+        found = engine.search(understanding.searched(index), lang, k=limit + len(shown), ask=question)
         hits = [hit for hit in found if hit.passage.unit_id not in shown][:limit]
         hits = [hit._replace(parts=engine.pinpointer.pinpoint(question, hit.passage, context)) for hit in hits]
         # a pointer up names only what this question would itself have shown first, never a weaker match

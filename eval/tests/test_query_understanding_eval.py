@@ -69,9 +69,10 @@ def test_compound_message_gives_one_question_per_issue_with_shared_facts():
         "replacement. At baggage claim my daughter's stroller came out with a snapped wheel. "
         "How much compensation do we get? And who pays for the stroller?"
     )
-    first, second = understand([message], config=None).questions
-    assert first.startswith("How much compensation do we get?")
+    result = understand([message], config=None)
+    first, second = result.questions
+    assert first.startswith("How much compensation do we get")
     assert "11 hours" in first and "maintenance" in first and "stroller" not in first
-    assert second.startswith("Who pays for the stroller?")
-    assert "snapped wheel" in second and "Swoop" in second and "Hamilton" in second
+    assert second.startswith("Who pays for the stroller") and "snapped" in second and "Swoop" in second
+    assert "snapped wheel" in result.searched(1) and "Hamilton" in result.searched(1)
     assert issue_labels(first) >= {"delay_compensation"} and "baggage_damaged" in issue_labels(second)

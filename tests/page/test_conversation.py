@@ -25,6 +25,7 @@ from page.wording import (
 )
 from query_understanding.flight_scope import says_where_flight_went, with_flight_scope
 from query_understanding.understanding import Understanding
+from retrieval.coverage import outside_coverage
 from retrieval.engine import SearchEngine
 from retrieval.outcome import Outcome
 from retrieval.results import QuestionResult, SearchResult
@@ -43,6 +44,7 @@ from review.log import FeedbackLog
         ["Flight LHR-JFK was delayed"],
         ["bag lost on the way back from Cancun"],
         ["Mon vol vers les États-Unis a été annulé"],
+        ["Air Canada was 7 hours late"],  # a Canadian carrier: the answer would change nothing shown
     ],
 )
 def test_a_named_place_code_or_scope_says_where_the_flight_went(turns):
@@ -52,7 +54,7 @@ def test_a_named_place_code_or_scope_says_where_the_flight_went(turns):
 @pytest.mark.parametrize(
     "turns",
     [
-        ["Air Canada cancelled my flight, what am I owed?"],
+        ["My airline cancelled my flight, what am I owed?"],
         ["how long do i have to submit a claim for a delayed flight?"],
         ["they changed our flight AGAIN. can they keep doing that??"],
         ["Can they make us pay to sit together?", "It's with us and our kids"],
@@ -61,6 +63,21 @@ def test_a_named_place_code_or_scope_says_where_the_flight_went(turns):
 )
 def test_no_place_means_the_page_asks(turns):
     assert not says_where_flight_went(turns)
+
+
+@pytest.mark.parametrize(
+    ("dialogue", "outside"),
+    [
+        ("My Lufthansa flight from Frankfurt to Munich was cancelled, what do I get?", True),
+        ("British Airways lost my bag on a flight from London Heathrow to Edinburgh", True),
+        ("KLM from Amsterdam to Toronto was 5 hours late", False),
+        ("My Air Transat flight from Paris to Rome was delayed", False),
+        ("Flight from London to Calgary delayed 4 hours", False),
+        ("Air Canada was 7 hours late", False),
+    ],
+)
+def test_a_flight_with_no_link_to_canada_is_outside_coverage(dialogue, outside):
+    assert (outside_coverage(dialogue) is Outcome.NO_CANADIAN_LINK) is outside
 
 
 def test_the_scope_answer_joins_the_last_message_in_its_language():

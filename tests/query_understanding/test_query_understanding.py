@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from query_understanding import NO_WORDS_NOTE, understand
+from query_understanding.machine_text import rule_broken
 
 
 def offline(*turns: str):
@@ -86,7 +87,9 @@ def test_follow_up_carries_the_facts_it_leans_on():
     )
     assert result.standalone.startswith("How long before they have to pay me for it?")
     assert "Sunwing" in result.standalone and "suitcase" in result.standalone and "9 days" in result.standalone
-    assert result.questions == (result.standalone,)
+    assert result.searches == (result.standalone,)  # searched whole; the page shows a short question
+    (question,) = result.questions
+    assert "Sunwing" in question and "suitcase" in question and len(question.split()) <= 25
 
 
 def test_follow_up_carries_facts_named_in_earlier_questions():
@@ -118,6 +121,31 @@ def test_statements_of_different_kinds_split_even_without_a_question():
     assert "cancelled" in first and "scooter" in second and "Porter" in second
 
 
-def test_one_sentence_telling_of_two_problems_is_one_situation():
-    message = "Lynx delayed us 6 hours and my suitcase came back ripped, I want compensation for both."
-    assert offline(message).questions == (message,)
+@pytest.mark.parametrize(
+    ("message", "first", "second"),
+    [
+        ("My flight was cancelled and they lost my bag, what can I get?", "cancelled", "bag"),
+        ("Lynx delayed us 6 hours and my suitcase came back ripped, I want compensation for both.", "6 h", "ripped"),
+        ("Mon vol a été annulé et ils ont perdu ma valise, à quoi j'ai droit?", "annulé", "valise"),
+    ],
+)
+def test_one_ask_about_two_situations_is_two_short_questions(message, first, second):
+    questions = offline(message).questions
+    assert len(questions) == 2
+    assert first in questions[0] and second in questions[1]
+    assert all(rule_broken(question, message) is None for question in questions)
+
+
+def test_a_long_story_shows_short_questions_and_searches_its_facts():
+    story = (
+        "We were flying home from Lisbon to Montreal on Air Transat with our two kids. The flight was supposed to "
+        "leave at 1 pm, but they kept pushing it back and finally told us at 9 pm it was cancelled because of a "
+        "crew shortage. They gave us a small meal voucher and nothing else, we slept in the terminal. We got home "
+        "29 hours late. When we landed my suitcase was not on the carousel and it showed up four days later with "
+        "a broken wheel. How much compensation are we owed for the cancellation? And who pays for the suitcase?"
+    )
+    result = offline(story)
+    first, second = result.questions
+    assert "compensation" in first and "crew shortage" in first and "suitcase" in second
+    assert all(len(question.split()) <= 25 and rule_broken(question, story) is None for question in result.questions)
+    assert "29 hours" in result.searched(0) and "broken wheel" in result.searched(1)

@@ -1,0 +1,127 @@
+"""Situations the law distinguishes, each with the units it engages: reviewable data, loaded and checked once.
+
+`kb/situations/situations.json` lists scenarios written from the law's side (a delay by its cause, a bag lost,
+damaged or delayed, a passenger bumped, a tarmac delay...), each with the units a volunteer would show for it,
+in order, and each unit's role (obligation, compensation table, definition, limit, deadline, who is
+responsible...). A situation holds for a text when every group of its `when` patterns matches the folded text
+and none of its `unless` patterns does. `needs` are what an ask asks for (money, a refund, a deadline...): a
+unit whose role is what the ask needs counts as first of its situation.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from foundation.text import fold
+from kb.passage import UnitId
+
+SITUATIONS_FILE = Path(__file__).resolve().parent / "situations" / "situations.json"
+
+
+class SituationsError(ValueError):
+    """The situations file cannot be used; the message names the entry and what is wrong."""
+
+
+@dataclass(frozen=True)
+class Engaged:
+    unit: UnitId
+    role: str
+
+
+@dataclass(frozen=True)
+class Situation:
+    id: str
+    about: str
+    when: tuple[re.Pattern[str], ...]
+    unless: tuple[re.Pattern[str], ...]
+    units: tuple[Engaged, ...]
+
+    def holds(self, folded: str) -> bool:
+        """Whether the situation holds for a text already folded (`foundation.text.fold`)."""
+        return all(p.search(folded) for p in self.when) and not any(p.search(folded) for p in self.unless)
+
+
+@dataclass(frozen=True)
+class Situations:
+    roles: frozenset[str]
+    needs: dict[str, re.Pattern[str]]
+    situations: tuple[Situation, ...]
+
+    def holding(self, text: str) -> list[Situation]:
+        folded = fold(text)
+        return [situation for situation in self.situations if situation.holds(folded)]
+
+    def needed(self, text: str) -> set[str]:
+        """The roles an ask asks for: "how much" needs a compensation table, "by when" a deadline."""
+        folded = fold(text)
+        return {role for role, pattern in self.needs.items() if pattern.search(folded)}
+
+    @property
+    def units(self) -> set[UnitId]:
+        return {engaged.unit for situation in self.situations for engaged in situation.units}
+
+
+def _patterns(where: str, group: object) -> re.Pattern[str]:
+    if not isinstance(group, list) or not group or not all(isinstance(p, str) for p in group):
+        raise SituationsError(f"{where}: a pattern group must be a non-empty list of strings")
+    try:
+        return re.compile("|".join(f"(?:{p})" for p in group))
+    except re.error as error:
+        raise SituationsError(f"{where}: {error}") from error
+
+
+def parse_situations(data: object) -> Situations:
+    """The situations of a parsed file, or SituationsError naming the first thing wrong."""
+    if not isinstance(data, dict):
+        raise SituationsError("the file must hold one JSON object")
+    roles = data.get("roles")
+    needs = data.get("needs")
+    entries = data.get("situations")
+    if not isinstance(roles, dict) or not isinstance(needs, dict) or not isinstance(entries, list):
+        raise SituationsError("the file needs `roles` and `needs` objects and a `situations` list")
+    unknown_needs = set(needs) - set(roles)
+    if unknown_needs:
+        raise SituationsError(f"needs name unknown roles: {', '.join(sorted(unknown_needs))}")
+    need_patterns = {role: _patterns(f"need {role}", [pattern]) for role, pattern in needs.items()}
+    situations, seen = [], set()
+    for position, entry in enumerate(entries):
+        where = f"situation {position}"
+        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
+            raise SituationsError(f"{where}: needs an `id`")
+        where = f"situation {entry['id']}"
+        if entry["id"] in seen:
+            raise SituationsError(f"{where}: the id is used twice")
+        seen.add(entry["id"])
+        units = []
+        for engaged in entry.get("units") or []:
+            if not (isinstance(engaged, list) and len(engaged) == 3 and all(isinstance(v, str) for v in engaged)):
+                raise SituationsError(f"{where}: each unit is [doc, unit, role]")
+            if engaged[2] not in roles:
+                raise SituationsError(f"{where}: unknown role {engaged[2]!r}")
+            units.append(Engaged(UnitId(engaged[0], engaged[1]), engaged[2]))
+        if not units or not entry.get("when"):
+            raise SituationsError(f"{where}: needs `when` patterns and at least one unit")
+        situations.append(
+            Situation(
+                entry["id"],
+                str(entry.get("about", "")),
+                tuple(_patterns(f"{where} when", group) for group in entry["when"]),
+                tuple(_patterns(f"{where} unless", [p]) for p in entry.get("unless", [])),
+                tuple(units),
+            )
+        )
+    return Situations(frozenset(roles), need_patterns, tuple(situations))
+
+
+@cache
+def load_situations(path: Path = SITUATIONS_FILE) -> Situations:
+    """The shipped situations, read and checked once per process."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as error:
+        raise SituationsError(f"{path}: {error}") from error
+    return parse_situations(data)

@@ -1,0 +1,128 @@
+"""The question a passenger reads for one ask: short, in the passenger's words, carrying the facts it needs.
+
+What is searched for an ask may carry much of the story; what the page shows under "Questions searched" is one
+plain question of at most about 25 words: the ask itself when it names what it is about, else the clause of
+the story that says what happened followed by the ask ("My flight was cancelled, what can I get?"), then the
+facts the law turns on (carrier, cause, how long, where) in brackets while they fit. Every word comes from the
+passenger, and the question must pass the rule every machine-written question passes (`machine_text.py`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from foundation.text import detect_language
+from query_understanding.facts import carriers, durations, missing_from, places
+from query_understanding.lexicon import DISRUPTION_CAUSE, SITUATION_TOPICS, cue_words, families, topics
+from query_understanding.machine_text import MAX_WORDS, rule_broken
+from query_understanding.segments import strip_lead_in
+
+READABLE_WORDS = 25  # what a question aims at; never more than machine_text.MAX_WORDS
+CONTEXT_WORDS = 14  # a clause of the story longer than this is told by its facts instead
+PREFIX_WORDS = 6  # a clause before the ask keeps the asking word among the first eight (machine_text.py)
+_WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+MAX_FACTS = 5
+_CLOCK = re.compile(r"\d\s*(?:am|pm)\b|^\d{1,2}h\d{2}$", re.IGNORECASE)
+_GENERIC_ASK = {"en": "What are my rights?", "fr": "Quels sont mes droits?"}
+
+
+def word_count(text: str) -> int:
+    return len(_WORD.findall(text))
+
+
+def readable_question(
+    asks: list[str], context: list[str], story: str, shared: list[str], about: frozenset[str] = frozenset()
+) -> str:
+    """One short question for an ask: `asks` (the passenger's asking sentences or clauses, first is kept),
+    `context` (clauses of the story describing this ask's situation), `story` (the whole message, whose words
+    bound what may be written), `shared` (facts of the whole message, such as the carrier), `about` (the issue
+    families of the ask: a clause of the same family tells its situation best)."""
+    lang = detect_language(story)
+    ask = _asking_clause(asks[0], story) if asks else _GENERIC_ASK[lang]
+    for more in asks[1:]:  # asks about one issue, or the asks merged beyond the third question, read as one
+        joined = f"{ask.rstrip('?').rstrip()}, and {_lower_first(_asking_clause(more, story))}"
+        if word_count(joined) <= READABLE_WORDS:
+            ask = joined
+    told: list[str] = []
+    clause = "" if cue_words(ask, SITUATION_TOPICS) else _telling_clause(context, about)
+    base = ask
+    if clause and word_count(clause) <= PREFIX_WORDS:
+        base = f"{clause}, {_lower_first(ask)}"  # "My flight was cancelled, what can I get?"
+    elif clause and word_count(clause) + word_count(ask) <= READABLE_WORDS:
+        told = [clause]  # "What am I owed (Air Canada was 7 hours late getting us to Halifax)?"
+    for candidate in (_with_facts(base, context, shared, told), _with_facts(ask, context, shared), ask):
+        if word_count(candidate) <= MAX_WORDS and rule_broken(candidate, story) is None:
+            return candidate
+    return _GENERIC_ASK[lang]
+
+
+def _asking_clause(text: str, story: str) -> str:
+    """The ask as a question that passes the rule: the whole sentence when it does and is short, else its last
+    clauses ("So confused, what am I owed?" -> "What am I owed?")."""
+    whole = _as_question(text)
+    if word_count(whole) <= READABLE_WORDS and rule_broken(whole, story) is None:
+        return whole
+    pieces = re.split(r",\s*|\s+(?:so|donc|alors)\s+", text)
+    for start in range(len(pieces) - 1, 0, -1):  # the shortest tail first
+        tail = _as_question(", ".join(p for p in pieces[start:] if p.strip()))
+        if word_count(tail) <= READABLE_WORDS and rule_broken(tail, story) is None:
+            return tail[:1].upper() + tail[1:]
+    return whole
+
+
+def _telling_clause(context: list[str], about: frozenset[str] = frozenset()) -> str:
+    """The shortest clause of the story that says what happened (a disruption, a bag, a seat...), one about the
+    ask's own issue first."""
+    telling = [
+        clause.strip(" ,;:.!")
+        for text in context
+        for clause in re.split(r"[,;]\s*|\s+(?:but|mais)\s+|[.!]\s+", text)
+        if (cue_words(clause, SITUATION_TOPICS) or families(clause) & about)
+        and word_count(clause) <= CONTEXT_WORDS
+        and "?" not in clause
+    ]
+    telling = [clause for clause in telling if clause]
+    if not telling:
+        return ""
+    best = min(telling, key=lambda clause: (not families(clause) & about, word_count(clause)))
+    return best[0].upper() + best[1:]
+
+
+def _with_facts(question: str, context: list[str], shared: list[str], told_first: list[str] | None = None) -> str:
+    """The question with the facts its situation turns on (carrier, what happened when the question does not
+    say, cause, how long, where), in brackets before the question mark, while they fit."""
+    told = " ".join(context)
+    wanted = list(told_first or [])
+    wanted += carriers(question) or carriers(told) or [s for s in shared if carriers(s)][:1]
+    asked = topics(question)
+    wanted += [cue for cue in cue_words(told, SITUATION_TOPICS) if topics(cue) - asked][:2]
+    wanted += [m.group(0) for m in DISRUPTION_CAUSE.finditer(told)]
+    wanted += [d for d in durations(told) if not _CLOCK.search(d)]
+    wanted += places(told)[:2]
+    wanted = [fact.strip() for fact in dict.fromkeys(wanted) if fact.strip()]
+    wanted = [f for f in wanted if not any(f != g and f.lower() in g.lower() for g in wanted)]
+    kept: list[str] = []
+    for fact in missing_from(question, wanted)[:MAX_FACTS]:
+        trial = _bracketed(question, [*kept, fact])
+        if word_count(trial) > READABLE_WORDS:
+            break
+        kept.append(fact)
+    return _bracketed(question, kept)
+
+
+def _bracketed(question: str, facts: list[str]) -> str:
+    if not facts:
+        return question
+    return f"{question.rstrip('?').rstrip()} ({', '.join(facts)})?"
+
+
+def _as_question(text: str) -> str:
+    text = strip_lead_in(text.strip())
+    return text if text.endswith("?") else f"{text.rstrip('.!,;: ')}?"
+
+
+def _lower_first(text: str) -> str:
+    first = text.split(" ", 1)[0]
+    if first in {"I", "I'm", "I've", "I'd"} or carriers(first) or first.isupper():
+        return text
+    return text[:1].lower() + text[1:]

@@ -1,0 +1,47 @@
+"""The situations file: checked once, every unit it names is a unit the bank knows, and each situation holds
+for the way the law describes it."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.bank import BANK_DIR
+from kb.jsonl import read_jsonl
+from kb.passage import UnitId
+from kb.situations import SituationsError, load_situations, parse_situations
+
+
+def test_every_engaged_unit_is_a_unit_of_the_bank():
+    known = {UnitId(r["doc"], r["unit"]) for path in BANK_DIR.glob("*.jsonl") for r in read_jsonl(path)}
+    assert load_situations().units <= known
+
+
+@pytest.mark.parametrize(
+    ("text", "situation"),
+    [
+        ("The flight was cancelled because of a crew shortage", "disruption-within-control"),
+        ("Delayed six hours for a mechanical problem", "disruption-safety"),
+        ("Cancelled because of a snowstorm", "disruption-outside-control"),
+        ("Le vol a été annulé à cause de la météo", "disruption-outside-control"),
+        ("They bumped me from an overbooked flight", "denied-boarding"),
+        ("My suitcase arrived with a broken wheel", "bag-damaged"),
+        ("Ma valise est arrivée trois jours plus tard", "bag-delayed"),
+        ("Booked with one airline but the flight was operated by its partner", "who-is-responsible"),
+    ],
+)
+def test_a_situation_holds_for_its_description(text, situation):
+    assert situation in {found.id for found in load_situations().holding(text)}
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        [],
+        {"roles": {}, "needs": {"x": "a"}, "situations": []},
+        {"roles": {"r": ""}, "needs": {}, "situations": [{"id": "a", "when": [["("]], "units": [["d", "u", "r"]]}]},
+        {"roles": {"r": ""}, "needs": {}, "situations": [{"id": "a", "when": [["x"]], "units": [["d", "u", "q"]]}]},
+    ],
+)
+def test_a_bad_file_is_refused_with_a_reason(data):
+    with pytest.raises(SituationsError):
+        parse_situations(data)
