@@ -8,7 +8,8 @@ Systems (all turns joined into one query unless said otherwise):
   full-joined  the full search on all turns joined, without query understanding
   full-last    the full search on the last turn only, without query understanding
 
-The last two are the product's search of one question the evaluator writes itself (`search_one_question`).
+The last two are the product's engine searching one question the evaluator writes itself (`search_one_question`);
+the passage BM25 of the baselines is the evaluator's own (`PassageBM25`): the product gives it no weight.
 """
 
 from __future__ import annotations
@@ -27,10 +28,10 @@ from foundation.settings import LLMSettings, Settings
 from foundation.text import detect_language
 from kb.jsonl import read_jsonl
 from kb.passage import UnitId
-from query_understanding.understanding import Understanding
+from retrieval.coverage import outside_coverage
 from retrieval.engine import SearchEngine
-from retrieval.results import SearchResult
-from retrieval.search import load_engine, search_dialogue, search_questions
+from retrieval.retrievers import SparseRetriever
+from retrieval.search import load_engine, search_dialogue
 
 SYSTEMS = ("bm25", "dense", "hybrid", "full", "full-joined", "full-last")
 Units = list[UnitId]
@@ -54,10 +55,30 @@ def load_gold(path: Path) -> list[GoldItem]:
     return items
 
 
-def search_one_question(text: str, turns: list[str], engine: SearchEngine, k: int) -> SearchResult:
-    """The product's search of `text` as the only question, without query understanding."""
-    understanding = Understanding(standalone=text, questions=(text,) if text.strip() else (), path="none")
-    return search_questions(understanding, turns, engine, k)
+def search_one_question(text: str, turns: list[str], engine: SearchEngine, k: int) -> Units:
+    """The product's engine searching `text` as the only question, without query understanding, after the same
+    coverage check the page runs."""
+    if outside_coverage("\n".join(turns)) or not text.strip():
+        return []
+    return [hit.passage.unit_id for hit in engine.search(text, detect_language(turns[-1]), k=k)]
+
+
+class PassageBM25:
+    """BM25 over each language's passages, enriched with title and heading path: the baselines' sparse half."""
+
+    def __init__(self, engine: SearchEngine):
+        indexed = engine.knowledge_base.indexed
+        self.by_lang = {
+            lang: SparseRetriever(
+                [i.index_text for i in indexed if i.passage.lang == lang],
+                [i.passage.unit_id for i in indexed if i.passage.lang == lang],
+                lang,
+            )
+            for lang in {i.passage.lang for i in indexed}
+        }
+
+    def scores(self, text: str, lang: str) -> dict[UnitId, float]:
+        return (self.by_lang.get(lang) or self.by_lang["en"]).scores(text)
 
 
 def reciprocal_rank_fusion(score_maps: list[dict], constant: int = 60) -> list[tuple[UnitId, float]]:
@@ -68,10 +89,11 @@ def reciprocal_rank_fusion(score_maps: list[dict], constant: int = 60) -> list[t
     return sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
+# each baseline: (passage BM25 scores, passage dense scores) -> ranked units
 BASELINES = {
-    "bm25": lambda evidence: sorted(evidence.passage_sparse.items(), key=lambda kv: (-kv[1], kv[0])),
-    "dense": lambda evidence: sorted(evidence.passage_dense.items(), key=lambda kv: (-kv[1], kv[0])),
-    "hybrid": lambda evidence: reciprocal_rank_fusion([evidence.passage_sparse, evidence.passage_dense]),
+    "bm25": lambda sparse, dense: sorted(sparse.items(), key=lambda kv: (-kv[1], kv[0])),
+    "dense": lambda sparse, dense: sorted(dense.items(), key=lambda kv: (-kv[1], kv[0])),
+    "hybrid": lambda sparse, dense: reciprocal_rank_fusion([sparse, dense]),
 }
 
 
@@ -80,10 +102,13 @@ def system_runner(
 ) -> Callable[[list[str]], Units]:
     """turns -> ranked units shown, for one system."""
     if name in BASELINES:
+        passage_bm25 = PassageBM25(engine)
 
         def baseline(turns: list[str]) -> Units:
             text = "\n".join(turns)
-            return [unit for unit, _ in BASELINES[name](engine.evidence(text, detect_language(text)))][:k]
+            lang = detect_language(text)
+            sparse, dense = passage_bm25.scores(text, lang), engine.evidence(text, lang).passage_dense
+            return [unit for unit, _ in BASELINES[name](sparse, dense)][:k]
 
         return baseline
     if name == "full":
@@ -95,8 +120,7 @@ def system_runner(
     if name in ONE_QUESTION:
 
         def one_question(turns: list[str]) -> Units:
-            found = search_one_question(ONE_QUESTION[name](turns), turns, engine, k)
-            return [p.unit_id for p in found.shown_passages]
+            return search_one_question(ONE_QUESTION[name](turns), turns, engine, k)
 
         return one_question
     raise ValueError(f"unknown system {name!r}; expected some of {', '.join(SYSTEMS)}")

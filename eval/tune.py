@@ -18,13 +18,14 @@ from collections import defaultdict
 from pathlib import Path
 
 from eval.metrics import average_precision_at_k, dedupe_units, recall_at_k
-from eval.retrieval_eval import GoldItem, load_gold
+from eval.retrieval_eval import GoldItem, load_gold, search_one_question
 from foundation.settings import Settings
 from kb.passage import UnitId
-from query_understanding.understanding import Understanding
 from retrieval.engine import SearchEngine
 from retrieval.fusion import Evidence, Weights
-from retrieval.search import load_engine, search_dialogue, search_questions
+from retrieval.results import Hit
+from retrieval.search import load_engine, search_dialogue
+from retrieval.terms import terms
 
 # The evidence weights and gates each earlier, wider run chose (passage sparse was never chosen, the multilingual
 # weight is set on the bank itself), crossed with what the situations add: how much a described situation lifts
@@ -32,7 +33,6 @@ from retrieval.search import load_engine, search_dialogue, search_questions
 # for the wrong-law share.
 GRID = {
     "passage_dense": (0.5,),
-    "passage_sparse": (0.0,),
     "bank_dense": (2.0,),
     "bank_sparse": (0.3,),
     "cross_reference": (0.0, 0.1),
@@ -44,32 +44,37 @@ GRID = {
 BEFORE = Weights(situation=0.0, relative_cut=0.3)  # the product's weights before situations
 
 
-class CachedEvidenceEngine(SearchEngine):
-    """The product's engine with each question's evidence computed once, so that many weights can be tried."""
+class EvidenceReplay:
+    """The product's engine searched through its measurement seam: each question's evidence is gathered once
+    (`SearchEngine.evidence`) and ranked under whichever weights are being tried (`SearchEngine.rank`).
+
+    `search_dialogue` needs only `search` and `pinpointer` of an engine, so it runs on this unchanged.
+    """
 
     def __init__(self, engine: SearchEngine):
-        self.__dict__.update(engine.__dict__)
-        self._evidence: dict[tuple[str, str], Evidence] = {}
+        self.engine = engine
+        self.pinpointer = engine.pinpointer
+        self.weights = engine.weights
+        self._evidence: dict[tuple[str, str], Evidence | None] = {}
 
-    def evidence(self, question: str, lang: str) -> Evidence:
+    def search(self, question: str, lang: str = "en", k: int = 5, ask: str | None = None) -> list[Hit]:
         key = (question, lang)
         if key not in self._evidence:
-            self._evidence[key] = super().evidence(question, lang)
-        return self._evidence[key]
+            self._evidence[key] = self.engine.evidence(question, lang) if terms(question, lang) else None
+        evidence = self._evidence[key]
+        return [] if evidence is None else self.engine.rank(evidence, question, lang, k, ask, self.weights)
 
 
-def shown_units(engine: SearchEngine, item: GoldItem, k: int) -> list[UnitId]:
+def shown_units(engine: EvidenceReplay, item: GoldItem, k: int) -> list[UnitId]:
     return dedupe_units(p.unit_id for p in search_dialogue(item.turns, engine, k=k).shown_passages)[:k]
 
 
-def whole_message_units(engine: SearchEngine, item: GoldItem, k: int) -> list[UnitId]:
+def whole_message_units(engine: EvidenceReplay, item: GoldItem, k: int) -> list[UnitId]:
     """The baseline: the whole dialogue searched as one question, without query understanding or situations."""
-    text = "\n".join(item.turns)
-    found = search_questions(Understanding(text, (text,) if text.strip() else (), "none"), item.turns, engine, k)
-    return dedupe_units(p.unit_id for p in found.shown_passages)[:k]
+    return dedupe_units(search_one_question("\n".join(item.turns), item.turns, engine, k))[:k]
 
 
-def item_scores(engine: SearchEngine, items: list[GoldItem], k: int, shown_by=shown_units) -> dict[str, dict]:
+def item_scores(engine: EvidenceReplay, items: list[GoldItem], k: int, shown_by=shown_units) -> dict[str, dict]:
     scores = {}
     for item in items:
         shown = shown_by(engine, item, k)
@@ -138,7 +143,7 @@ def main(args: argparse.Namespace) -> int:
     sources = {path: load_gold(path) for path in args.gold}
     items = [item for group in sources.values() for item in group]
     configured = Settings.from_environment()
-    engine = CachedEvidenceEngine(load_engine(args.store or configured.store_dir, configured.chroma_url))
+    engine = EvidenceReplay(load_engine(args.store or configured.store_dir, configured.chroma_url))
     grid = settings()
     if BEFORE not in grid:
         grid.append(BEFORE)

@@ -1,8 +1,7 @@
 """Hybrid search over the knowledge base, fused per unit of law, thresholded, one passage per unit.
 
-Five kinds of evidence, each a score per unit, each from its own retriever (`retrieval/retrievers.py`):
+Four kinds of evidence, each a score per unit, each from its own retriever (`retrieval/retrievers.py`):
 - passage dense: cosine between the question and the unit's text (Chroma, bge-small-en);
-- passage sparse: BM25 over the unit's text with its title and heading path;
 - bank dense: cosine between the question and the question bank's entries for the unit, that is how
   passengers talk about what the unit governs (written from the law, never from evaluation items);
 - bank sparse: BM25 over the same entries, in the question's language;
@@ -54,12 +53,6 @@ class SearchEngine:
         self.references = cross_references(knowledge_base.passages)
         self.passage_dense = DenseRetriever(knowledge_base.collection, PASSAGE_CANDIDATES)
         self.bank_dense = DenseRetriever(knowledge_base.bank_collection, BANK_CANDIDATES)
-        self.passage_sparse: dict[str, SparseRetriever] = {}
-        for lang in {p.lang for p in knowledge_base.passages}:
-            items = [item for item in knowledge_base.indexed if item.passage.lang == lang]
-            self.passage_sparse[lang] = SparseRetriever(
-                [item.index_text for item in items], [item.passage.unit_id for item in items], lang
-            )
         self.bank_sparse: dict[str, SparseRetriever] = {}
         for lang in {e.lang for e in knowledge_base.bank}:
             entries = [e for e in knowledge_base.bank if e.lang == lang]
@@ -74,12 +67,11 @@ class SearchEngine:
         self.situations = load_situations()
 
     def evidence(self, question: str, lang: str) -> Evidence:
+        """Everything each retriever found for `question`, before any weighing: the engine's one measured value."""
         vector = self.encoder.queries([question])[0]
-        passage_sparse = self.passage_sparse.get(lang) or self.passage_sparse["en"]
         bank_sparse = self.bank_sparse.get(lang) or self.bank_sparse.get("en")
         return Evidence(
             passage_dense=self.passage_dense.scores(vector),
-            passage_sparse=passage_sparse.scores(question),
             bank_dense=self.bank_dense.scores(vector),
             bank_sparse=bank_sparse.scores(question) if bank_sparse else {},
             bank_multilingual=self.bank_multilingual.scores(question) if lang == "fr" else {},
@@ -95,18 +87,31 @@ class SearchEngine:
         """
         if not terms(question, lang):
             return []
-        evidence = self.evidence(question, lang)
-        if evidence.closest_bank_entry < self.weights.min_similarity:
+        return self.rank(self.evidence(question, lang), question, lang, k, ask)
+
+    def rank(
+        self,
+        evidence: Evidence,
+        question: str,
+        lang: str = "en",
+        k: int = 5,
+        ask: str | None = None,
+        weights: Weights | None = None,
+    ) -> list[Hit]:
+        """The hits `search` shows for the question whose `evidence` was gathered, under `weights` (the engine's
+        own unless the evaluator tries others)."""
+        weights = weights or self.weights
+        if evidence.closest_bank_entry < weights.min_similarity:
             return []
-        if evidence.closest_outside - evidence.closest_bank_entry > self.weights.outside_margin:
+        if evidence.closest_outside - evidence.closest_bank_entry > weights.outside_margin:
             return []  # more like a question about flying that the law does not answer
-        ranked = evidence.fuse(self.weights, self.references)
+        ranked = evidence.fuse(weights, self.references)
         shares = situation_shares(self.situations, question, ask or question)
-        ranked = with_situations(ranked, shares, self.weights.situation)
+        ranked = with_situations(ranked, shares, weights.situation)
         best = ranked[0][1] if ranked else 0.0
         hits = []
         for unit, score in ranked:
-            if score <= 0 or score < self.weights.relative_cut * best:
+            if score <= 0 or score < weights.relative_cut * best:
                 break  # nothing weak is shown: not to fill up to k
             passage = self.unit_passage(unit, lang)
             if passage is not None:

@@ -33,7 +33,6 @@ class Weights:
     """
 
     passage_dense: float = 0.5
-    passage_sparse: float = 0.0
     bank_dense: float = 2.0
     bank_sparse: float = 0.3
     bank_multilingual: float = 2.0  # French questions only; chosen on the bank itself, see `kb.multilingual`
@@ -46,10 +45,13 @@ class Weights:
 
 @dataclass(frozen=True)
 class Evidence:
-    """Each kind of evidence for one question: unit -> score, each kind on its own scale."""
+    """Each kind of evidence the engine gathered for one question: unit -> score, each kind on its own scale.
+
+    A read-only value: what `SearchEngine.evidence` hands out and `SearchEngine.rank` orders, so the evaluator can
+    gather a question's evidence once and rank it under many weights (`python -m eval tune`).
+    """
 
     passage_dense: dict[UnitId, float]
-    passage_sparse: dict[UnitId, float]
     bank_dense: dict[UnitId, float]
     bank_sparse: dict[UnitId, float]
     bank_multilingual: dict[UnitId, float] = field(default_factory=dict)
@@ -68,10 +70,9 @@ class Evidence:
         passage_floor = min(self.passage_dense.values(), default=0.0)
         bank_floor = min(self.bank_dense.values(), default=0.0)
         multilingual_floor = min(self.bank_multilingual.values(), default=0.0)
-        units = set(self.passage_dense) | set(self.passage_sparse) | set(self.bank_dense) | set(self.bank_sparse)
+        units = set(self.passage_dense) | set(self.bank_dense) | set(self.bank_sparse)
         fused = {
             unit: weights.passage_dense * (self.passage_dense.get(unit, passage_floor) - passage_floor)
-            + weights.passage_sparse * self.passage_sparse.get(unit, 0.0)
             + weights.bank_dense * (self.bank_dense.get(unit, bank_floor) - bank_floor)
             + weights.bank_sparse * self.bank_sparse.get(unit, 0.0)
             + weights.bank_multilingual

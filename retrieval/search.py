@@ -52,12 +52,6 @@ def search_dialogue(
     return _search_each(understanding, turns, engine, k, outside)
 
 
-def search_questions(understanding: Understanding, turns: list[str], engine: SearchEngine, k: int) -> SearchResult:
-    """Search the questions of an understanding written elsewhere (the evaluator's one-question systems), after
-    the same coverage check."""
-    return _search_each(understanding, turns, engine, k, outside_coverage("\n".join(turns)))
-
-
 def _search_each(
     understanding: Understanding, turns: list[str], engine: SearchEngine, k: int, outside: Outcome | None
 ) -> SearchResult:
