@@ -93,10 +93,12 @@ class Settings:
     store_dir: Path
     chroma_url: str
     feedback_db: Path
+    accounts_db: Path
     retention_days: int
     review_password: str | None
     llm: LLMSettings | None
     problems: tuple[str, ...] = ()
+    identity_provider: bool = False
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None, secrets: Mapping | None = None) -> Settings:
@@ -111,16 +113,19 @@ class Settings:
             store_dir=_path(environ, "PASSENGER_KB_STORE", PROJECT_ROOT / "kb" / "store"),
             chroma_url=environ.get("PASSENGER_CHROMA_URL", "").strip().rstrip("/"),
             feedback_db=_path(environ, "PASSENGER_FEEDBACK_DB", PROJECT_ROOT / "kb" / "feedback.sqlite3"),
+            accounts_db=_path(environ, "PASSENGER_ACCOUNTS_DB", PROJECT_ROOT / "kb" / "accounts.sqlite3"),
             retention_days=_retention_days(environ),
             review_password=_review_password(environ, secrets),
             llm=llm,
             problems=problems,
+            identity_provider=bool(secrets and secrets.get("auth")),
         )
 
     def __repr__(self) -> str:  # the review password is never shown
         return (
             f"Settings(store_dir={str(self.store_dir)!r}, chroma_url={display_url(self.chroma_url)!r}, "
-            f"feedback_db={str(self.feedback_db)!r}, retention_days={self.retention_days}, "
+            f"feedback_db={str(self.feedback_db)!r}, accounts_db={str(self.accounts_db)!r}, "
+            f"retention_days={self.retention_days}, "
             f"review_password={'set' if self.review_password else 'unset'}, llm={self.llm!r}, "
             f"problems={self.problems!r})"
         )
