@@ -123,7 +123,7 @@ def open_engine(path: Path) -> sa.Engine:
     path.parent.mkdir(parents=True, exist_ok=True)
     with suppress(FileExistsError):
         os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-    return sa.create_engine(f"sqlite:///{path}")
+    return sa.create_engine(f"sqlite:///{path}", connect_args={"timeout": 10})
 
 
 class Accounts:
@@ -203,18 +203,26 @@ class Accounts:
         return row.locked_until if row else 0.0
 
     def _count_failure(self, key: str, free: int, now: float) -> float:
-        """One more wrong password for `key`, in one transaction; how long `key` is now locked."""
+        """One more wrong password for `key`; how long `key` is now locked. The count is raised by the database
+        itself (an UPDATE takes the write lock first), so attempts from many sessions at once are all counted."""
         table = sign_in_failures
-        with self.engine.begin() as db:
-            row = db.execute(sa.select(table).where(table.c.who == key)).first()
-            failures = 1 if row is None or now - row.last_failure > FORGET_FAILURES_AFTER else row.failures + 1
-            wait = lockout_seconds(failures, free)
-            values = {"failures": failures, "last_failure": now, "locked_until": now + wait}
-            if row is None:
-                db.execute(table.insert().values(who=key, **values))
-            else:
-                db.execute(table.update().where(table.c.who == key).values(**values))
-        return wait
+        fresh = table.c.last_failure < now - FORGET_FAILURES_AFTER
+        raised = sa.case((fresh, 1), else_=table.c.failures + 1)
+        for _ in range(2):  # a second try when another session inserted the first failure at the same moment
+            try:
+                with self.engine.begin() as db:
+                    counted = db.execute(
+                        table.update().where(table.c.who == key).values(failures=raised, last_failure=now)
+                    )
+                    if not counted.rowcount:
+                        db.execute(table.insert().values(who=key, failures=1, last_failure=now, locked_until=now))
+                    failures = db.execute(sa.select(table.c.failures).where(table.c.who == key)).scalar_one()
+                    wait = lockout_seconds(failures, free)
+                    db.execute(table.update().where(table.c.who == key).values(locked_until=now + wait))
+                return wait
+            except sa.exc.IntegrityError:
+                continue
+        raise AccountError("Sign-in could not be counted; try again.")
 
     def _forget_failures(self, key: str) -> None:
         with self.engine.begin() as db:
@@ -250,13 +258,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m review.accounts", description=main.__doc__)
     parser.add_argument("--db", type=Path, help="the accounts file (default: PASSENGER_ACCOUNTS_DB, or beside the log)")
     commands = parser.add_subparsers(dest="command", required=True)
-    create = commands.add_parser("create", help="a new account; asks for its password unless --email alone is given")
+    create = commands.add_parser("create", help="a new account; asks for its password unless --no-password")
     create.add_argument("name")
     create.add_argument("--role", choices=[str(role) for role in Role], default=str(Role.VOLUNTEER))
     create.add_argument("--email", help="the e-mail the identity provider vouches for")
     create.add_argument("--no-password", action="store_true", help="sign in through the identity provider only")
-    for command in ("disable", "enable", "password"):
-        commands.add_parser(command, help=f"{command} an account").add_argument("name")
+    for command, what in (
+        ("disable", "stop an account signing in"),
+        ("enable", "let it sign in again"),
+        ("password", "give it a new password"),
+    ):
+        commands.add_parser(command, help=what).add_argument("name")
     commands.add_parser("list", help="every account, its role and whether it is disabled")
     args = parser.parse_args(argv)
     accounts = Accounts(open_engine(args.db or Settings.from_environment().accounts_db))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import sqlite3
 import stat
+import threading
 
 import pytest
 
@@ -75,6 +76,21 @@ def test_a_right_password_clears_the_accounts_count(accounts):
         accounts.sign_in("ana", "guess guess guess", "10.0.0.1")
     assert accounts.sign_in("ana", PASSWORD, "10.0.0.1").account
     assert [accounts.sign_in("ana", "guess guess guess", "10.0.0.2").locked_for for _ in range(2)] == [0.0, 0.0]
+
+
+def test_many_sessions_guessing_at_once_are_all_counted(accounts):
+    accounts.create("ana", Role.VOLUNTEER, PASSWORD)
+    results = []
+    guesses = [
+        threading.Thread(target=lambda: results.append(accounts.sign_in("ana", "guess guess guess", "10.0.0.1")))
+        for _ in range(12)
+    ]
+    for guess in guesses:
+        guess.start()
+    for guess in guesses:
+        guess.join()
+    assert len(results) == 12 and not any(result.account for result in results)
+    assert accounts.sign_in("ana", PASSWORD, "10.0.0.9").locked_for > 0
 
 
 def test_lockout_grows_and_stops_at_an_hour():
