@@ -489,7 +489,6 @@ def accept_bank_additions(additions: BankAdditions, lang: str) -> None:
 def show_review(
     feedback: FeedbackLog, settings: Settings, account: Account, additions: BankAdditions, lang: str
 ) -> None:
-    engine, _, _ = open_engine(settings)
     if account.may(Action.EXPORT):
         st.download_button(
             "Export judgements (JSON Lines)",
@@ -499,6 +498,7 @@ def show_review(
             help="Reviewed turns in the evaluation set's format: id, type, turns, gold [{doc, unit, why}], note, "
             "and the account that reviewed them. What identifies a passenger is redacted.",
         )
+    engine, _, _ = open_engine(settings)  # after the export, which needs no knowledge base
     chosen = st.selectbox("Show", FEEDBACK_FILTERS, format_func=FILTER_LABELS.get, key="review-filter")
     turns = feedback.recent_turns(chosen)
     if not turns:
