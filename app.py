@@ -19,7 +19,6 @@ import streamlit as st
 from foundation.settings import Settings
 from foundation.text import MAX_MESSAGE_CHARS, detect_language
 from ingest.build import build_knowledge_base
-from kb.bank import append_entry
 from kb.passage import UnitId
 from kb.store import (
     CURRENT,
@@ -48,6 +47,9 @@ from retrieval.engine import SearchEngine
 from retrieval.outcome import Outcome
 from retrieval.results import Hit
 from retrieval.search import load_engine
+from review.accounts import Account, AccountError, Accounts, Action, Role
+from review.accounts import open_engine as open_database
+from review.bank_additions import BankAdditions
 from review.log import (
     FEEDBACK_FILTERS,
     ITEM_TYPES,
@@ -90,6 +92,19 @@ def search_engine(store_dir: str, chroma_url: str, generation: str) -> SearchEng
     return load_engine(Path(store_dir), chroma_url)
 
 
+def review_accounts(settings: Settings) -> Accounts:
+    return _accounts(str(settings.accounts_db))
+
+
+@st.cache_resource(show_spinner=False)
+def _accounts(path: str) -> Accounts:
+    return Accounts(open_database(Path(path)))
+
+
+def bank_additions(accounts: Accounts) -> BankAdditions:
+    return BankAdditions(accounts.engine)
+
+
 def feedback_log(settings: Settings) -> FeedbackLog:
     return _feedback_log(str(settings.feedback_db), settings.retention_days)
 
@@ -129,27 +144,21 @@ def reported(batches: Iterable, bar, text: str) -> Iterator:
 
 
 def offer_to_build(lang: str, problem: str, cause: str, settings: Settings) -> None:
-    """Say why nothing can be searched; a rebuild is a maintainer's action, behind the review password."""
+    """Say why nothing can be searched; a rebuild from the page is a maintainer's action."""
     st.warning(say(lang, problem, cause=escape_markdown(cause)))
     if problem == "kb_server_down":
         return
     st.info(say(lang, "kb_rebuild_command"))
-    password = settings.review_password
-    if password is None:
+    account = signed_in_account(review_accounts(settings), settings)
+    if account is None or not account.may(Action.REBUILD):
+        st.caption(say(lang, "kb_rebuild_sign_in"))
         return
-    with st.form("rebuild"):
-        given = st.text_input(say(lang, "kb_rebuild_password"), type="password")
-        build = st.form_submit_button(say(lang, "kb_build"), type="primary")
-    if not build:
-        return
-    try:
-        attempt = feedback_log(settings).try_review_password(given, password)  # the review page's lockout too
-    except FeedbackLogError as error:
-        st.error(escape_markdown(str(error)))
-        return
-    if not attempt.opened:
-        st.error(say(lang, "kb_wrong_password"))
-        return
+    if st.button(say(lang, "kb_build"), type="primary"):
+        rebuild(lang, settings)
+
+
+def rebuild(lang: str, settings: Settings) -> None:
+    """Build the knowledge base from the shipped sources, with a progress bar, and show the page again."""
     bar = st.progress(0.0, text=say(lang, "kb_building"))
     try:
         build_knowledge_base(
@@ -364,25 +373,30 @@ def show_passage(hit: Hit, shown_id: int | None, lang: str, feedback: FeedbackLo
 
 
 def review_page(settings: Settings) -> None:
+    lang = st.session_state.get("lang", "en")
     st.title("Review what passengers were shown")
-    password = settings.review_password
-    if password is None:
-        st.info(
-            "The review page is closed until a password is configured. Set the environment variable "
-            'PASSENGER_REVIEW_PASSWORD before starting the page, or add `review_password = "..."` to '
-            "`.streamlit/secrets.toml`."
-        )
+    accounts = review_accounts(settings)
+    account = signed_in_account(accounts, settings)
+    if account is None:
+        sign_in(accounts, settings, lang)
         return
+    st.caption(
+        say(lang, "review_signed_in_as", name=escape_markdown(account.name), role=say(lang, f"role_{account.role}"))
+    )
+    st.button(say(lang, "review_sign_out"), on_click=sign_out, args=(settings,))
     feedback = feedback_log(settings)
-    if not st.session_state.get("reviewer"):
-        log_in(feedback, password)
-        return
     if problem := st.session_state.pop("review_error", None):
         st.error(f"That change was not saved. {escape_markdown(problem)}")
     if feedback.write_failure:
         st.warning(f"Passengers' questions could not be logged lately. {escape_markdown(feedback.write_failure)}")
+    if account.may(Action.MANAGE_ACCOUNTS):
+        manage_accounts(accounts, lang)
+    if account.may(Action.ACCEPT_BANK_ENTRY):
+        accept_bank_additions(bank_additions(accounts), lang)
+    if account.may(Action.REBUILD) and st.button(say(lang, "review_rebuild")):
+        rebuild(lang, settings)
     try:
-        show_review(feedback, settings)
+        show_review(feedback, settings, account, bank_additions(accounts), lang)
     except FeedbackLogError as error:  # a broken or unreadable log file: say what and where, never a traceback
         log.warning("review page: %s", error)
         st.error(
@@ -391,45 +405,124 @@ def review_page(settings: Settings) -> None:
         )
 
 
-def log_in(feedback: FeedbackLog, password: str) -> None:
-    with st.form("review-login"):
-        given = st.text_input("Password", type="password")
-        opened = st.form_submit_button("Open")
-    if not opened:
+def signed_in_account(accounts: Accounts, settings: Settings) -> Account | None:
+    """The account this session signed in as, read afresh at every run, so that disabling it takes effect at
+    once; through the identity provider, the account holding the provider's e-mail."""
+    if settings.identity_provider:
+        account = accounts.by_email(st.user.get("email")) if st.user.is_logged_in else None
+    else:
+        name = st.session_state.get("account")
+        account = accounts.get(name) if name else None
+    return account if account and not account.disabled else None
+
+
+def sign_in(accounts: Accounts, settings: Settings, lang: str) -> None:
+    if settings.identity_provider:
+        if st.user.is_logged_in:  # the provider knows them, the accounts do not (or no longer)
+            st.error(say(lang, "review_provider_unknown", email=escape_markdown(str(st.user.get("email", "")))))
+            st.button(say(lang, "review_sign_out"), on_click=sign_out, args=(settings,))
+        else:
+            st.button(say(lang, "review_sign_in_provider"), on_click=st.login, type="primary")
         return
-    try:
-        attempt = feedback.try_review_password(given, password)
-    except FeedbackLogError as error:  # the lockout lives in the log; without it the page stays closed
-        st.error(f"The review page cannot check passwords now. {escape_markdown(str(error))}")
+    if not accounts.all():
+        st.info(say(lang, "review_no_accounts"))
         return
-    if attempt.opened:
-        st.session_state.reviewer = True
+    with st.form("review-sign-in"):
+        name = st.text_input(say(lang, "review_account_name"))
+        password = st.text_input(say(lang, "review_password"), type="password")
+        submitted = st.form_submit_button(say(lang, "review_sign_in"))
+    if not submitted:
+        return
+    attempt = accounts.sign_in(name, password, st.context.ip_address or "unknown")
+    if attempt.account:
+        st.session_state.account = attempt.account.name
         st.rerun()
     elif attempt.locked_for:
-        st.error(f"Too many wrong passwords. The review page is locked; try again in {attempt.locked_for:.0f} s.")
+        st.error(say(lang, "review_locked", seconds=f"{attempt.locked_for:.0f}"))
+    elif attempt.disabled:
+        st.error(say(lang, "review_disabled"))
     else:
-        st.error("That password is not the configured one.")
+        st.error(say(lang, "review_wrong_password"))
 
 
-def show_review(feedback: FeedbackLog, settings: Settings) -> None:
-    engine, _, _ = open_engine(settings)
-    st.download_button(
-        "Export judgements (JSON Lines)",
-        data=feedback.export_jsonl(),
-        file_name="feedback-judgements.jsonl",
-        mime="application/jsonl",
-        help="Reviewed turns in the evaluation set's format: id, type, turns, gold [{doc, unit, why}], note. "
-        "Names, e-mail addresses, phone numbers and booking references are redacted.",
-    )
+def sign_out(settings: Settings) -> None:
+    st.session_state.pop("account", None)
+    if settings.identity_provider:
+        st.logout()
+
+
+def manage_accounts(accounts: Accounts, lang: str) -> None:
+    with st.expander(say(lang, "review_accounts_title")):
+        for other in accounts.all():
+            left, right = st.columns([4, 1])
+            state = say(lang, "review_account_disabled") if other.disabled else ""
+            left.text(f"{other.name} · {say(lang, f'role_{other.role}')} · {other.email or ''} {state}")
+            right.button(
+                say(lang, "review_enable" if other.disabled else "review_disable"),
+                key=f"account-{other.name}",
+                on_click=accounts.set_disabled,
+                args=(other.name, not other.disabled),
+            )
+        with st.form("new-account", clear_on_submit=True, border=False):
+            name = st.text_input(say(lang, "review_new_name"))
+            role = st.selectbox(say(lang, "review_new_role"), list(Role), format_func=lambda r: say(lang, f"role_{r}"))
+            password = st.text_input(say(lang, "review_new_password"), type="password")
+            email = st.text_input(say(lang, "review_new_email"))
+            if st.form_submit_button(say(lang, "review_create")):
+                try:
+                    accounts.create(name, role, password or None, email or None)
+                except AccountError as error:
+                    st.error(escape_markdown(str(error)))
+                else:
+                    st.success(say(lang, "review_created"))
+
+
+def accept_bank_additions(additions: BankAdditions, lang: str) -> None:
+    waiting = additions.waiting()
+    with st.expander(say(lang, "review_waiting_title", count=len(waiting))):
+        if not waiting:
+            st.caption(say(lang, "review_nothing_waiting"))
+        for proposal in waiting:
+            entry = proposal.entry
+            st.text(f"{entry.doc} {entry.unit} [{entry.lang}] ({proposal.proposed_by}): {entry.text}", width="stretch")
+            left, right = st.columns(2)
+            left.button(
+                say(lang, "review_accept"), key=f"accept-{proposal.id}", on_click=additions.accept, args=(proposal.id,)
+            )
+            right.button(
+                say(lang, "review_reject"), key=f"reject-{proposal.id}", on_click=additions.reject, args=(proposal.id,)
+            )
+
+
+def show_review(
+    feedback: FeedbackLog, settings: Settings, account: Account, additions: BankAdditions, lang: str
+) -> None:
+    if account.may(Action.EXPORT):
+        st.download_button(
+            "Export judgements (JSON Lines)",
+            data=feedback.export_jsonl(),
+            file_name="feedback-judgements.jsonl",
+            mime="application/jsonl",
+            help="Reviewed turns in the evaluation set's format: id, type, turns, gold [{doc, unit, why}], note, "
+            "and the account that reviewed them. What identifies a passenger is redacted.",
+        )
+    engine, _, _ = open_engine(settings)  # after the export, which needs no knowledge base
     chosen = st.selectbox("Show", FEEDBACK_FILTERS, format_func=FILTER_LABELS.get, key="review-filter")
     turns = feedback.recent_turns(chosen)
     if not turns:
         st.info("No turns match.")
     for turn in turns:
-        show_logged_turn(turn, feedback, engine)
+        show_logged_turn(turn, feedback, engine, account, additions, lang)
 
 
-def show_logged_turn(turn: LoggedTurn, feedback: FeedbackLog, engine: SearchEngine | None) -> None:
+def show_logged_turn(
+    turn: LoggedTurn,
+    feedback: FeedbackLog,
+    engine: SearchEngine | None,
+    account: Account,
+    additions: BankAdditions,
+    lang: str,
+) -> None:
     with st.container(border=True):
         reviewed = f" · reviewed {turn.reviewed_at}" if turn.reviewed_at else ""
         understood_by = {"llm": "the language model", "offline": "the built-in rules"}.get(turn.path, turn.path)
@@ -444,7 +537,7 @@ def show_logged_turn(turn: LoggedTurn, feedback: FeedbackLog, engine: SearchEngi
         for question_index, question in enumerate(turn.questions):
             st.text(f"{question_index + 1}. {question}", width="stretch")
             for shown in (s for s in turn.shown if s.question_index == question_index):
-                show_judged_passage(shown, feedback, engine)
+                show_judged_passage(shown, feedback, engine, account)
         for missing in turn.missing:
             left, right = st.columns([5, 1])
             left.caption(escape_markdown(f"Added: {missing.doc} {missing.unit}: {missing.why}"))
@@ -459,29 +552,26 @@ def show_logged_turn(turn: LoggedTurn, feedback: FeedbackLog, engine: SearchEngi
                 unit_text = st.text_input("A relevant unit that was not shown (e.g. SOR-2019-150 s19)")
                 why = st.text_input("Why it is relevant (optional)", max_chars=MAX_NOTE_CHARS)
                 if st.form_submit_button("Add unit"):
-                    add_missing(turn.id, unit_text, why, feedback, engine)
+                    add_missing(turn.id, unit_text, why, feedback, engine, account)
             with st.form(f"review-{turn.id}", border=False):
                 chosen_type = turn.review_type or turn.guessed_type
                 item_type = st.selectbox("Item type", ITEM_TYPES, index=ITEM_TYPES.index(chosen_type))
                 note = st.text_input("Note for the evaluation set", value=turn.review_note, max_chars=MAX_NOTE_CHARS)
                 if st.form_submit_button("Save review"):
-                    feedback.save_review(turn.id, item_type, note)
+                    feedback.save_review(turn.id, item_type, note, by=account.name)
                     st.rerun()
         entries = turn.bank_entries(detect_language(turn.message))
         if entries and st.button(
-            "Add to the question bank",
-            key=f"bank-{turn.id}",
-            help="Each relevant or added unit gets this question, identities removed, as a bank entry; "
-            "the next `python -m ingest` indexes it.",
+            say(lang, "review_propose_bank"), key=f"bank-{turn.id}", help=say(lang, "review_propose_bank_help")
         ):
-            for entry in entries:
-                append_entry(entry)
-            st.success(f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'} added to kb/bank/volunteers.jsonl.")
+            st.success(say(lang, "review_proposed", count=additions.propose(entries, by=account.name)))
             for entry in entries:
                 st.text(f"{entry.doc} {entry.unit} [{entry.lang}]: {entry.text}", width="stretch")
 
 
-def show_judged_passage(shown: ShownPassage, feedback: FeedbackLog, engine: SearchEngine | None) -> None:
+def show_judged_passage(
+    shown: ShownPassage, feedback: FeedbackLog, engine: SearchEngine | None, account: Account
+) -> None:
     key = f"relevant-{shown.id}"
     if key not in st.session_state and shown.relevant is not None:
         st.session_state[key] = "relevant" if shown.relevant else "not_relevant"
@@ -498,7 +588,7 @@ def show_judged_passage(shown: ShownPassage, feedback: FeedbackLog, engine: Sear
         format_func=RELEVANCE.get,
         key=key,
         on_change=review_action,
-        args=(save_judgement, feedback, shown.id, key),
+        args=(save_judgement, feedback, shown.id, key, account.name),
         label_visibility="collapsed",
     )
     if engine is not None and (pieces := engine.units.get(UnitId(shown.doc, shown.unit), {}).get(shown.lang)):
@@ -515,19 +605,21 @@ def review_action(action, *args) -> None:
         st.session_state.review_error = str(error)
 
 
-def save_judgement(feedback: FeedbackLog, shown_id: int, key: str) -> None:
+def save_judgement(feedback: FeedbackLog, shown_id: int, key: str, by: str) -> None:
     choice = st.session_state.get(key)
-    feedback.judge(shown_id, None if choice is None else choice == "relevant")
+    feedback.judge(shown_id, None if choice is None else choice == "relevant", by=by)
 
 
-def add_missing(turn_id: int, unit_text: str, why: str, feedback: FeedbackLog, engine: SearchEngine | None) -> None:
+def add_missing(
+    turn_id: int, unit_text: str, why: str, feedback: FeedbackLog, engine: SearchEngine | None, account: Account
+) -> None:
     unit = parse_unit_id(unit_text)
     if unit is None:
         st.error("Write the unit as the document id and the unit id, e.g. SOR-2019-150 s19.")
     elif engine is not None and unit not in engine.units:
         st.error(f"The knowledge base has no unit {escape_markdown(' '.join(unit))}.")
     else:
-        feedback.add_missing_unit(turn_id, *unit, why)
+        feedback.add_missing_unit(turn_id, *unit, why, by=account.name)
         st.rerun()
 
 

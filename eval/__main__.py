@@ -17,6 +17,7 @@ COMMANDS = {
     "tune": ("eval.tune", "fusion weights and threshold chosen by k-fold cross-validation, held-out figures"),
     "pinpoint": ("eval.pinpoint_eval", "the part of the law that answers: unit recall, strict and near, words read"),
     "reliability": ("eval.reliability", "fault, load and hostile-input scenarios: trials and failures"),
+    "redaction": ("eval.redaction_eval", "identifiers removed per kind, and facts the law needs wrongly removed"),
 }
 
 

@@ -97,23 +97,31 @@ def review_script() -> None:
 
 
 def review_lockout(trial: int) -> None:
-    """Wrong passwords lock the review page, and the right password from a new session is refused while locked."""
+    """Wrong passwords lock the account, and the right password from a new session is refused while locked."""
     from streamlit.testing.v1 import AppTest
 
+    from review.accounts import Accounts, Role, open_engine
+
     with tempfile.TemporaryDirectory() as directory:
-        database = str(Path(directory) / "feedback.sqlite3")
-        page_environment = {"PASSENGER_FEEDBACK_DB": database, "PASSENGER_REVIEW_PASSWORD": "the-right-one"}
+        accounts_db = Path(directory) / "accounts.sqlite3"
+        Accounts(open_engine(accounts_db)).create("max", Role.MAINTAINER, "the-right-pass-phrase")
+        page_environment = {
+            "PASSENGER_FEEDBACK_DB": str(Path(directory) / "feedback.sqlite3"),
+            "PASSENGER_ACCOUNTS_DB": str(accounts_db),
+        }
         with mock.patch.dict(os.environ, page_environment):
             for attempt in range(5):
                 page = AppTest.from_function(review_script, default_timeout=60).run()
-                page.text_input[0].set_value(f"guess-{attempt}")
+                page.text_input[0].set_value("max")
+                page.text_input[1].set_value(f"guess-{attempt}")
                 page.button[0].click().run()
-                assert not page.exception and "reviewer" not in page.session_state
+                assert not page.exception and "account" not in page.session_state
             fresh = AppTest.from_function(review_script, default_timeout=60).run()
-            fresh.text_input[0].set_value("the-right-one")
+            fresh.text_input[0].set_value("max")
+            fresh.text_input[1].set_value("the-right-pass-phrase")
             fresh.button[0].click().run()
             errors = " ".join(error.value for error in fresh.error)
-    assert "reviewer" not in fresh.session_state, "the right password opened a locked page"
+    assert "account" not in fresh.session_state, "the right password opened a locked account"
     assert "locked" in errors, errors
 
 
@@ -166,7 +174,7 @@ SCENARIOS: list[Scenario] = [
         Scenario(f"llm settings: {variable}={value}", 1, partial(bad_setting, variable, value))
         for variable, value in BAD_SETTINGS
     ),
-    Scenario("review page: lockout after wrong passwords", 1, review_lockout),
+    Scenario("review page: account lockout after wrong passwords", 1, review_lockout),
     Scenario("log: planted identity redacted in the export", 2, redacted_export),
     Scenario("input: terminal escapes, other languages", 1, hostile_input),
 ]

@@ -85,7 +85,8 @@ class LLMSettings:
 
 @dataclass(frozen=True, repr=False)
 class Settings:
-    """Where the store and the log live, how long turns are kept, the review password and the language model.
+    """Where the store, the log and the accounts live, how long turns are kept, whether volunteers sign in through
+    an identity provider (an `[auth]` section in Streamlit's secrets), and the language model.
 
     `problems` says, in plain words, which settings cannot be used and what was switched off because of them.
     """
@@ -93,14 +94,15 @@ class Settings:
     store_dir: Path
     chroma_url: str
     feedback_db: Path
+    accounts_db: Path
     retention_days: int
-    review_password: str | None
     llm: LLMSettings | None
     problems: tuple[str, ...] = ()
+    identity_provider: bool = False
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None, secrets: Mapping | None = None) -> Settings:
-        """The settings in `environ` (default: the process environment), the review password else in `secrets`."""
+        """The settings in `environ` (default: the process environment) and Streamlit's `secrets`."""
         environ = os.environ if environ is None else environ
         try:
             llm, problems = LLMSettings.from_environment(environ), ()
@@ -111,17 +113,19 @@ class Settings:
             store_dir=_path(environ, "PASSENGER_KB_STORE", PROJECT_ROOT / "kb" / "store"),
             chroma_url=environ.get("PASSENGER_CHROMA_URL", "").strip().rstrip("/"),
             feedback_db=_path(environ, "PASSENGER_FEEDBACK_DB", PROJECT_ROOT / "kb" / "feedback.sqlite3"),
+            accounts_db=_path(environ, "PASSENGER_ACCOUNTS_DB", PROJECT_ROOT / "kb" / "accounts.sqlite3"),
             retention_days=_retention_days(environ),
-            review_password=_review_password(environ, secrets),
             llm=llm,
             problems=problems,
+            identity_provider=bool(secrets and secrets.get("auth")),
         )
 
-    def __repr__(self) -> str:  # the review password is never shown
+    def __repr__(self) -> str:  # addresses without their credentials
         return (
             f"Settings(store_dir={str(self.store_dir)!r}, chroma_url={display_url(self.chroma_url)!r}, "
-            f"feedback_db={str(self.feedback_db)!r}, retention_days={self.retention_days}, "
-            f"review_password={'set' if self.review_password else 'unset'}, llm={self.llm!r}, "
+            f"feedback_db={str(self.feedback_db)!r}, accounts_db={str(self.accounts_db)!r}, "
+            f"retention_days={self.retention_days}, "
+            f"identity_provider={self.identity_provider}, llm={self.llm!r}, "
             f"problems={self.problems!r})"
         )
 
@@ -159,14 +163,6 @@ def _retention_days(environ: Mapping[str, str]) -> int:
         f"keeping {DEFAULT_RETENTION_DAYS} days"
     )
     return DEFAULT_RETENTION_DAYS
-
-
-def _review_password(environ: Mapping[str, str], secrets: Mapping | None) -> str | None:
-    """PASSENGER_REVIEW_PASSWORD, else `review_password` in Streamlit secrets."""
-    configured = environ.get("PASSENGER_REVIEW_PASSWORD", "").strip()
-    if not configured and secrets is not None:
-        configured = str(secrets.get("review_password", "") or "").strip()
-    return configured or None
 
 
 def _number(env: Mapping[str, str], name: str, default: float, low: float, high: float, whole: bool = False):

@@ -7,6 +7,7 @@ import json
 import openai
 from openai import OpenAI
 
+from foundation.redact import Pseudonyms
 from query_understanding.llm import AnswerTooLarge, DeadlinePassed, NotAChatCompletion, UnusableAnswer, ask, read_json
 from query_understanding.llm_answers import questions_from, standalone_from
 from query_understanding.prompts import DECOMPOSE_PROMPT, DECONTEXTUALISE_PROMPT
@@ -19,14 +20,33 @@ SKIPPED_NOTE = f"The language model failed a moment ago and is not asked again f
 
 
 def understand_with_llm(history: list[str], message: str, client: OpenAI, model: str) -> Understanding:
-    """One call to split a single message; two (rewrite, then split) when there is a history."""
+    """One call to split a single message; two (rewrite, then split) when there is a history.
+
+    The model reads the conversation with what identifies the passenger replaced by placeholders ("[name]",
+    "[phone]"); its answer is read with the passenger's own words put back, then checked like any other.
+    """
     conversation = " ".join([*history, message])
+    pseudonyms = Pseudonyms()
+    *hidden_history, hidden_message = pseudonyms.hide([*history, message])
     standalone = message
     if history:
-        answer = _ask(client, model, DECONTEXTUALISE_PROMPT, {"history": history, "message": message})
-        standalone = standalone_from(answer, conversation)
-    answer = _ask(client, model, DECOMPOSE_PROMPT, {"message": standalone}, DECOMPOSE_MAX_TOKENS)
-    return Understanding(standalone, questions_from(answer, f"{conversation} {standalone}", conversation), "llm")
+        answer = _ask(client, model, DECONTEXTUALISE_PROMPT, {"history": hidden_history, "message": hidden_message})
+        standalone = standalone_from(_restored(answer, pseudonyms), conversation)
+    (hidden_standalone,) = pseudonyms.hide([standalone])
+    answer = _ask(client, model, DECOMPOSE_PROMPT, {"message": hidden_standalone}, DECOMPOSE_MAX_TOKENS)
+    questions = questions_from(_restored(answer, pseudonyms), f"{conversation} {standalone}", conversation)
+    return Understanding(standalone, questions, "llm")
+
+
+def _restored(answer: object, pseudonyms: Pseudonyms) -> object:
+    """The model's JSON answer with the passenger's words in place of the placeholders, at any depth."""
+    if isinstance(answer, str):
+        return pseudonyms.restore(answer)
+    if isinstance(answer, list):
+        return [_restored(value, pseudonyms) for value in answer]
+    if isinstance(answer, dict):
+        return {key: _restored(value, pseudonyms) for key, value in answer.items()}
+    return answer
 
 
 def fallback_note(error: BaseException) -> str:

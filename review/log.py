@@ -5,20 +5,18 @@ owner only.
 Each operation opens its own connection, so the page's sessions, which run in separate threads, never share
 one. What passengers and volunteers write is redacted (foundation.redact) before it is stored, and again when it is
 read back for the review page or the export; turns older than the retention period are deleted.
-Volunteers' judgements export as JSON Lines in the evaluation set's format (id, type, turns, gold, note), so
-reviewed turns can grow the evaluation set. Wrong review passwords lock the page for a growing time, kept in
-the same file so that a new session cannot reset it.
+Volunteers' judgements record the account that made them, and export as JSON Lines in the evaluation set's
+format (id, type, turns, gold, note, and the reviewing account in reviewed_by), so reviewed turns can grow the
+evaluation set.
 """
 
 from __future__ import annotations
 
-import hmac
 import json
 import logging
 import os
 import re
 import sqlite3
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -36,9 +34,6 @@ from retrieval.results import SearchResult
 log = logging.getLogger(__name__)
 
 MAX_NOTE_CHARS = 500  # a passenger's or volunteer's note: a sentence or two, not a document
-FREE_LOGIN_ATTEMPTS = 3  # typing mistakes cost nothing; after these, each wrong password locks the page
-FIRST_LOCKOUT_SECONDS = 10
-MAX_LOCKOUT_SECONDS = 3600
 # The kinds of message a volunteer files a reviewed turn under: the exported line then reads like any other
 # item of a measured set, so volunteers' judgements can be measured with the same command.
 ITEM_TYPES = ("simple", "rule", "compound", "followup", "vague", "distracting", "unanswerable", "french")
@@ -75,7 +70,8 @@ CREATE TABLE IF NOT EXISTS turns (
     outside_coverage TEXT NOT NULL,
     review_type TEXT NOT NULL DEFAULT '',
     review_note TEXT NOT NULL DEFAULT '',
-    reviewed_at TEXT
+    reviewed_at TEXT,
+    reviewed_by TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS shown (
     id INTEGER PRIMARY KEY,
@@ -92,7 +88,8 @@ CREATE TABLE IF NOT EXISTS shown (
     helpful INTEGER,
     feedback_note TEXT NOT NULL DEFAULT '',
     feedback_at TEXT,
-    relevant INTEGER
+    relevant INTEGER,
+    judged_by TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS missing_units (
     id INTEGER PRIMARY KEY,
@@ -101,40 +98,22 @@ CREATE TABLE IF NOT EXISTS missing_units (
     unit TEXT NOT NULL,
     why TEXT NOT NULL,
     added_at TEXT NOT NULL,
+    added_by TEXT NOT NULL DEFAULT '',
     UNIQUE (turn_id, doc, unit)
 );
 CREATE INDEX IF NOT EXISTS shown_by_turn ON shown(turn_id);
 CREATE INDEX IF NOT EXISTS turns_by_time ON turns(asked_at);
-CREATE TABLE IF NOT EXISTS review_login (
-    id INTEGER PRIMARY KEY CHECK (id = 1),
-    failures INTEGER NOT NULL,
-    locked_until REAL NOT NULL
-);
 """
+# Columns added since the first files were written: (table, column, definition).
+ADDED_COLUMNS = (
+    ("turns", "reviewed_by", "TEXT NOT NULL DEFAULT ''"),
+    ("shown", "judged_by", "TEXT NOT NULL DEFAULT ''"),
+    ("missing_units", "added_by", "TEXT NOT NULL DEFAULT ''"),
+)
 
 
 class FeedbackLogError(RuntimeError):
     """The log cannot be read or written; the message says so plainly, without a stack trace."""
-
-
-def password_matches(given: str, configured: str) -> bool:
-    return hmac.compare_digest(given.encode("utf-8"), configured.encode("utf-8"))
-
-
-def lockout_seconds(failures: int) -> float:
-    """How long the review page stays locked after `failures` wrong passwords in a row: nothing for the first
-    few, then 10 s, doubling with each further one, at most an hour."""
-    if failures < FREE_LOGIN_ATTEMPTS:
-        return 0.0
-    return float(min(MAX_LOCKOUT_SECONDS, FIRST_LOCKOUT_SECONDS * 2 ** (failures - FREE_LOGIN_ATTEMPTS)))
-
-
-@dataclass(frozen=True)
-class LoginAttempt:
-    """`opened` when the password was right and the page was not locked; else how long the page stays locked."""
-
-    opened: bool
-    locked_for: float = 0.0
 
 
 def _note(text: str) -> str:
@@ -187,6 +166,7 @@ class LoggedTurn:
     review_type: str
     review_note: str
     reviewed_at: str | None
+    reviewed_by: str
     shown: tuple[ShownPassage, ...]
     missing: tuple[MissingUnit, ...]
 
@@ -214,8 +194,8 @@ class LoggedTurn:
             "turns": [*self.history, self.message],
             "gold": units,
             "note": self.review_note,
+            "reviewed_by": self.reviewed_by,
         }
-
 
     def bank_entries(self, lang: str) -> list[BankEntry]:
         """What this review teaches the question bank, once each: for a passage judged relevant, the question it
@@ -235,6 +215,13 @@ class LoggedTurn:
 
 def _bank_entry(doc: str, unit: str, lang: str, text: str) -> BankEntry:
     return BankEntry(doc, unit, lang, squash_spaces(redact(text))[:MAX_ENTRY_CHARS])
+
+
+def _add_columns(db: sqlite3.Connection) -> None:
+    """The columns a file written before them lacks."""
+    for table, column, definition in ADDED_COLUMNS:
+        if column not in {row[1] for row in db.execute(f"PRAGMA table_info({table})")}:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
 
 
 def _now() -> str:
@@ -267,6 +254,7 @@ class FeedbackLog:
             db.execute("PRAGMA secure_delete = ON")  # deleted turns are overwritten, not left in free pages
             if not self._created:
                 db.executescript(SCHEMA)
+                _add_columns(db)
                 self._created = True
             with db:
                 self._forget_old_turns(db)
@@ -309,29 +297,6 @@ class FeedbackLog:
             log.warning("could not write %s: %s", what, error)
             raise
         self.write_failure = ""
-
-    def try_review_password(self, given: str, configured: str) -> LoginAttempt:
-        """Check a password unless the page is locked; a wrong one counts towards a longer lock, a right one
-        clears the count. One transaction, so attempts from many sessions at once are all counted."""
-        with self._connect() as db:
-            db.execute("BEGIN IMMEDIATE")
-            row = db.execute("SELECT failures, locked_until FROM review_login WHERE id = 1").fetchone()
-            failures, locked_until = (row["failures"], row["locked_until"]) if row else (0, 0.0)
-            now = time.time()
-            if now < locked_until:
-                return LoginAttempt(False, locked_until - now)
-            if password_matches(given, configured):
-                db.execute("DELETE FROM review_login")
-                return LoginAttempt(True)
-            failures += 1
-            wait = lockout_seconds(failures)
-            db.execute(
-                "INSERT OR REPLACE INTO review_login (id, failures, locked_until) VALUES (1, ?, ?)",
-                (failures, now + wait),
-            )
-            if wait:
-                log.warning("review page locked for %g s after %d wrong passwords", wait, failures)
-            return LoginAttempt(False, wait)
 
     def log_turn(self, turns: list[str], search_result: SearchResult) -> tuple[int, tuple[tuple[int, ...], ...]]:
         """Record a searched message and what it showed; returns the turn's id and, per question, the shown ids."""
@@ -376,38 +341,40 @@ class FeedbackLog:
                 (None if helpful is None else int(helpful), _note(note), _now(), shown_id),
             )
 
-    def judge(self, shown_id: int, relevant: bool | None) -> None:
-        """A volunteer's judgement of whether a shown passage is relevant to its turn."""
+    def judge(self, shown_id: int, relevant: bool | None, by: str = "") -> None:
+        """A volunteer's judgement of whether a shown passage is relevant to its turn; `by` is their account."""
         with self._connect() as db:
             db.execute(
-                "UPDATE shown SET relevant = ? WHERE id = ?", (None if relevant is None else int(relevant), shown_id)
+                "UPDATE shown SET relevant = ?, judged_by = ? WHERE id = ?",
+                (None if relevant is None else int(relevant), by, shown_id),
             )
             db.execute(
-                "UPDATE turns SET reviewed_at = ? WHERE id = (SELECT turn_id FROM shown WHERE id = ?)",
-                (_now(), shown_id),
+                "UPDATE turns SET reviewed_at = ?, reviewed_by = ? WHERE id = (SELECT turn_id FROM shown WHERE id = ?)",
+                (_now(), by, shown_id),
             )
 
-    def add_missing_unit(self, turn_id: int, doc: str, unit: str, why: str = "") -> None:
+    def add_missing_unit(self, turn_id: int, doc: str, unit: str, why: str = "", by: str = "") -> None:
         """A relevant unit the search did not show; adding it twice keeps one."""
         with self._connect() as db:
             db.execute(
-                "INSERT OR REPLACE INTO missing_units (turn_id, doc, unit, why, added_at) VALUES (?, ?, ?, ?, ?)",
-                (turn_id, doc[:100], unit[:100], _note(why) or "added in review", _now()),
+                "INSERT OR REPLACE INTO missing_units (turn_id, doc, unit, why, added_at, added_by)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (turn_id, doc[:100], unit[:100], _note(why) or "added in review", _now(), by),
             )
-            db.execute("UPDATE turns SET reviewed_at = ? WHERE id = ?", (_now(), turn_id))
+            db.execute("UPDATE turns SET reviewed_at = ?, reviewed_by = ? WHERE id = ?", (_now(), by, turn_id))
 
     def remove_missing_unit(self, missing_id: int) -> None:
         with self._connect() as db:
             db.execute("DELETE FROM missing_units WHERE id = ?", (missing_id,))
 
-    def save_review(self, turn_id: int, item_type: str, note: str) -> None:
+    def save_review(self, turn_id: int, item_type: str, note: str, by: str = "") -> None:
         """The volunteer's item type and note for a turn; saving marks the turn reviewed."""
         if item_type not in ITEM_TYPES:
             raise ValueError(f"item type must be one of {ITEM_TYPES}")
         with self._connect() as db:
             db.execute(
-                "UPDATE turns SET review_type = ?, review_note = ?, reviewed_at = ? WHERE id = ?",
-                (item_type, _note(note), _now(), turn_id),
+                "UPDATE turns SET review_type = ?, review_note = ?, reviewed_at = ?, reviewed_by = ? WHERE id = ?",
+                (item_type, _note(note), _now(), by, turn_id),
             )
 
     def recent_turns(self, feedback: FeedbackFilter = "all", limit: int = 50) -> list[LoggedTurn]:
@@ -447,6 +414,7 @@ class FeedbackLog:
             review_type=row["review_type"],
             review_note=redact(row["review_note"]),
             reviewed_at=row["reviewed_at"],
+            reviewed_by=row["reviewed_by"],
             shown=tuple(
                 ShownPassage(
                     id=s["id"],

@@ -28,6 +28,15 @@ def open_review() -> AppTest:
     return at
 
 
+def sign_in(review: AppTest, name: str, password: str) -> AppTest:
+    """The review page's sign-in form filled and sent."""
+    review.text_input[0].input(name)
+    review.text_input[1].input(password)
+    review.button[0].click().run()
+    assert not review.exception, review.exception
+    return review
+
+
 def review_script():
     import app
 

@@ -8,13 +8,14 @@ import shutil
 from pathlib import Path
 
 import pytest
-from page_session import APP, TIMEOUT, open_page, open_review, send
+from page_session import APP, TIMEOUT, open_page, open_review, send, sign_in
 from streamlit.testing.v1 import AppTest
 
 from kb.store import current_generation
 from page.marking import marked_html
 from page.wording import TEXT, escape_markdown
 from retrieval.outcome import Outcome
+from review.accounts import Accounts, Role, open_engine
 from review.log import FeedbackLog
 from testing.openai_stub import StubEndpoint
 
@@ -23,7 +24,7 @@ COMPOUND = (
     "home to Toronto 26 hours late. Then my suitcase had a huge crack. 1) how much compensation for the "
     "cancellation? 2) what do I do about the suitcase, is there a time limit?"
 )
-PASSWORD = "volunteer-pass"
+PASSWORD = "volunteer-pass-phrase"
 
 
 @pytest.fixture
@@ -31,13 +32,26 @@ def feedback_db(store_dir, tmp_path, monkeypatch) -> Path:
     """The page pointed at the session's knowledge base and a fresh feedback log, with no language service."""
     monkeypatch.setenv("PASSENGER_KB_STORE", str(store_dir))
     monkeypatch.setenv("PASSENGER_FEEDBACK_DB", str(tmp_path / "feedback.sqlite3"))
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PASSENGER_LLM_MODEL", "PASSENGER_REVIEW_PASSWORD"):
+    monkeypatch.setenv("PASSENGER_ACCOUNTS_DB", str(tmp_path / "accounts.sqlite3"))
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PASSENGER_LLM_MODEL"):
         monkeypatch.delenv(name, raising=False)
     return tmp_path / "feedback.sqlite3"
 
 
 
 
+
+
+def accounts_beside(feedback_db: Path) -> Accounts:
+    return Accounts(open_engine(feedback_db.with_name("accounts.sqlite3")))
+
+
+def as_maintainer(feedback_db: Path) -> AppTest:
+    """The passenger page in a session already signed in on the review page as a maintainer."""
+    accounts_beside(feedback_db).create("max", Role.MAINTAINER, PASSWORD)
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.session_state["account"] = "max"
+    return at.run()
 
 
 def click(at: AppTest, label: str) -> AppTest:
@@ -212,23 +226,16 @@ def damaged_copy(store_dir: Path, tmp_path: Path) -> Path:
     return copy
 
 
-def test_a_damaged_store_is_named_and_rebuilt_only_with_the_review_password(
-    feedback_db, store_dir, tmp_path, monkeypatch
-):
+def test_a_damaged_store_is_named_and_rebuilt_only_by_a_maintainer(feedback_db, store_dir, tmp_path, monkeypatch):
     copy = damaged_copy(store_dir, tmp_path)
     monkeypatch.setenv("PASSENGER_KB_STORE", str(copy))
-    monkeypatch.setenv("PASSENGER_REVIEW_PASSWORD", PASSWORD)
     at = open_page()
     [warning] = at.warning
     assert warning.value.startswith(TEXT["en"]["kb_damaged"].split("{")[0]) and "data\\_level0" in warning.value
-    assert not at.chat_input
+    assert not at.chat_input and TEXT["en"]["kb_build"] not in [button.label for button in at.button]
+    assert TEXT["en"]["kb_rebuild_sign_in"] in [caption.value for caption in at.caption]
 
-    at.text_input[0].input("a guess")
-    at = click(at, TEXT["en"]["kb_build"])
-    assert TEXT["en"]["kb_wrong_password"] in [error.value for error in at.error] and not at.chat_input
-
-    at.text_input[0].input(PASSWORD)
-    at = click(at, TEXT["en"]["kb_build"])
+    at = click(as_maintainer(feedback_db), TEXT["en"]["kb_build"])
     assert at.chat_input and not at.warning
     send(at, "My flight was cancelled, what am I owed?")
     assert latest_search(at).results[0].hits
@@ -241,8 +248,7 @@ def test_a_store_from_another_model_says_so_and_offers_the_rebuild(feedback_db, 
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
     meta_path.write_text(json.dumps({**meta, "model_id": "another-model"}), encoding="utf-8")
     monkeypatch.setenv("PASSENGER_KB_STORE", str(copy))
-    monkeypatch.setenv("PASSENGER_REVIEW_PASSWORD", PASSWORD)
-    at = open_page()
+    at = as_maintainer(feedback_db)
     assert TEXT["en"]["kb_mismatch"] in [warning.value for warning in at.warning]
     assert TEXT["en"]["kb_build"] in [button.label for button in at.button] and not at.chat_input
 
@@ -264,13 +270,10 @@ def test_feedback_reaches_the_review_page_and_the_export(feedback_db, monkeypatc
     shown = FeedbackLog(feedback_db).recent_turns()[0].shown[0]
     assert (shown.helpful, shown.feedback_note) == (False, "not the seating rule I expected")
 
-    monkeypatch.setenv("PASSENGER_REVIEW_PASSWORD", PASSWORD)
-    review = open_review()
-    review.text_input[0].input("wrong")
-    review.button[0].click().run()
+    accounts_beside(feedback_db).create("max", Role.MAINTAINER, PASSWORD)
+    review = sign_in(open_review(), "max", "wrong")
     assert review.error and not review.download_button
-    review.text_input[0].input(PASSWORD)
-    review.button[0].click().run()
+    review = sign_in(review, "max", PASSWORD)
     assert not review.exception and review.download_button
     review.selectbox(key="review-filter").set_value("not_helpful").run()
     assert "Flair YYC to YVR: can they make me pay to sit next to my 4 year old?" in texts(review)
@@ -291,13 +294,13 @@ def test_feedback_reaches_the_review_page_and_the_export(feedback_db, monkeypatc
     assert item["turns"] == ["Flair YYC to YVR: can they make me pay to sit next to my 4 year old?"]
     assert {"doc": "SOR-2019-150", "unit": "s5", "why": "added in review"} in item["gold"]
     assert (shown.doc, shown.unit) in {(unit["doc"], unit["unit"]) for unit in item["gold"]}
-    assert set(item) == {"id", "type", "turns", "gold", "note"}
+    assert set(item) == {"id", "type", "turns", "gold", "note", "reviewed_by"} and item["reviewed_by"] == "max"
 
 
-def test_the_review_page_shows_nothing_without_a_configured_password(feedback_db):
+def test_the_review_page_says_how_to_make_the_first_account(feedback_db):
     send(open_page(), "My bag was lost on my flight to Halifax")
     review = open_review()
-    assert "PASSENGER_REVIEW_PASSWORD" in review.info[0].value
+    assert "python -m review.accounts create" in review.info[0].value
     assert not review.text_input and not review.download_button and not review.text
 
 

@@ -2,7 +2,8 @@
 Chromium (playwright downloads no browser of its own).
 
 A passenger types a question into the chat box and presses Enter; the law's passages and their links must
-appear. Screenshots go to tests/artifacts/ (git-ignored) for a person to look at.
+appear. Volunteers sign in with a local account, or through an identity provider (oidc-provider-mock on
+127.0.0.1). Screenshots go to tests/artifacts/ (git-ignored) for a person to look at.
 """
 
 from __future__ import annotations
@@ -12,18 +13,22 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
+import oidc_provider_mock
 import pytest
+import werkzeug.serving
 from playwright.sync_api import Page, sync_playwright
 
 from query_understanding import understand
 from retrieval.engine import SearchEngine
 from retrieval.search import search_dialogue
+from review.accounts import Accounts, Role, open_engine
 from testing.local_server import free_port
 from testing.openai_stub import StubEndpoint
 
@@ -47,7 +52,7 @@ QUESTION = (
     "26 hours late. Then my suitcase had a huge crack. How much compensation for the cancellation? And what do "
     "I do about the suitcase, is there a time limit?"
 )
-REVIEW_PASSWORD = "browser-test"
+REVIEW_PASSWORD = "browser-test-pass-phrase"
 CHAT_BOX = '[data-testid="stChatInputTextArea"]'
 MARKUP = "<img src=x onerror=alert(1)> my flight to Halifax was <b>delayed 5 hours</b> **what now?** [x](http://e)"
 FRENCH_QUESTION = "Mon vol Air Transat Montréal-Paris a été annulé. À quelle indemnité ai-je droit?"
@@ -62,20 +67,25 @@ def http_get(url: str) -> str | None:
 
 
 @contextlib.contextmanager
-def streamlit_page(store_dir: Path, directory: Path, **settings: str) -> Iterator[str]:
-    """The page served by `streamlit run app.py` on a free local port; `settings` are extra environment."""
-    port = free_port()
+def streamlit_page(
+    store_dir: Path, directory: Path, port: int | None = None, arguments: tuple[str, ...] = (), **settings: str
+) -> Iterator[str]:
+    """The page served by `streamlit run app.py` on a free local port (or `port`), with a maintainer's account
+    `max`; `arguments` go to `streamlit run`, `settings` are extra environment."""
+    port = port or free_port()
+    Accounts(open_engine(directory / "accounts.sqlite3")).create("max", Role.MAINTAINER, REVIEW_PASSWORD)
     env = {
         **os.environ,
         "PASSENGER_KB_STORE": str(store_dir),
         "PASSENGER_FEEDBACK_DB": str(directory / "feedback.sqlite3"),
-        "PASSENGER_REVIEW_PASSWORD": REVIEW_PASSWORD,
+        "PASSENGER_ACCOUNTS_DB": str(directory / "accounts.sqlite3"),
     }
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
         env.pop(name, None)
     env.update(settings)
     command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true"]
     command += ["--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
+    command += arguments
     server = subprocess.Popen(command, cwd=PROJECT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 60
@@ -223,6 +233,7 @@ def test_a_volunteer_opens_the_review_page_and_sees_the_logged_turn(page_url, br
     type_and_send(browser, "My bag was lost on my flight to Halifax")
     wait_for_text(browser, "Questions searched")
     browser.goto(f"{page_url}review")
+    browser.locator("input[type=text]").first.fill("max")
     password = browser.locator("input[type=password]")
     password.fill(REVIEW_PASSWORD)
     password.press("Enter")
@@ -260,3 +271,72 @@ def test_an_amount_and_a_link_planted_by_the_language_model_appear_nowhere(store
     assert links == []
     for question in understand([message], config=None).questions:
         assert question in text
+
+
+# -- signing in through an identity provider: oidc-provider-mock on 127.0.0.1, the page's `[auth]` secrets --------
+
+SIGN_IN = "Sign in with your organisation's account"
+
+
+@contextlib.contextmanager
+def identity_provider() -> Iterator[str]:
+    """oidc-provider-mock on 127.0.0.1: any client id and secret, and whichever user the form names."""
+    server = werkzeug.serving.make_server("127.0.0.1", free_port(), oidc_provider_mock.app(), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def review_url(store_dir, tmp_path_factory) -> Iterator[str]:
+    directory = tmp_path_factory.mktemp("sign-in")
+    accounts = Accounts(open_engine(directory / "accounts.sqlite3"))
+    accounts.create("vera", Role.VOLUNTEER, email="vera@example.org")
+    accounts.create("mia", Role.MAINTAINER, email="mia@example.org")
+    port = free_port()
+    with identity_provider() as provider:
+        secrets = directory / "secrets.toml"
+        secrets.write_text(
+            "[auth]\n"
+            f'redirect_uri = "http://127.0.0.1:{port}/oauth2callback"\n'
+            'cookie_secret = "a cookie secret for the test only"\n'
+            'client_id = "review-page"\n'
+            'client_secret = "review-page-secret"\n'
+            f'server_metadata_url = "{provider}/.well-known/openid-configuration"\n',
+            encoding="utf-8",
+        )
+        with streamlit_page(store_dir, directory, port, ("--secrets.files", str(secrets))) as url:
+            yield f"{url}review"
+
+
+def sign_in_as(browser: Page, review_url: str, email: str) -> str:
+    browser.goto(review_url)
+    browser.get_by_role("button", name=SIGN_IN).click()
+    browser.locator("input[name=sub]").fill(email)  # the provider's own form
+    browser.get_by_role("button", name="Authorize").click()
+    browser.wait_for_url(lambda url: url.startswith(review_url.removesuffix("review")) and "oauth2" not in url)
+    browser.goto(review_url)
+    wait_for_text(browser, "Review what passengers were shown")
+    browser.wait_for_function("!document.body.innerText.includes('Running')", timeout=30_000)
+    return body_text(browser)
+
+
+def test_a_maintainer_signs_in_through_the_provider_and_may_export(review_url, browser):
+    sign_in_as(browser, review_url, "mia@example.org")
+    wait_for_text(browser, "Signed in as mia (maintainer).")
+    wait_for_text(browser, "Export judgements")
+
+
+def test_a_volunteer_signs_in_through_the_provider_and_may_not_export(review_url, browser):
+    sign_in_as(browser, review_url, "vera@example.org")
+    wait_for_text(browser, "Signed in as vera (volunteer).")
+    assert "Export judgements" not in body_text(browser)
+
+
+def test_a_provider_user_without_an_account_is_refused(review_url, browser):
+    sign_in_as(browser, review_url, "stranger@example.org")
+    wait_for_text(browser, "has no review account here")
+    assert "Export judgements" not in body_text(browser)

@@ -6,14 +6,15 @@ import json
 from pathlib import Path
 
 import pytest
-from page_session import open_page, open_review, send
+from page_session import open_page, open_review, send, sign_in
 from streamlit.testing.v1 import AppTest
 
 from page.wording import TEXT, escape_markdown
 from retrieval.outcome import Outcome
+from review.accounts import Accounts, Role, open_engine
 from review.log import FeedbackLog
 
-PASSWORD = "volunteer-pass"
+PASSWORD = "volunteer-pass-phrase"
 LLM_SETTINGS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PASSENGER_LLM_MODEL", "PASSENGER_LLM_TIMEOUT")
 
 
@@ -22,7 +23,9 @@ def page_env(store_dir, tmp_path, monkeypatch) -> Path:
     """The page on the session's knowledge base, a fresh log, no language service and no review password."""
     monkeypatch.setenv("PASSENGER_KB_STORE", str(store_dir))
     monkeypatch.setenv("PASSENGER_FEEDBACK_DB", str(tmp_path / "feedback.sqlite3"))
-    for name in (*LLM_SETTINGS, "PASSENGER_LLM_RETRIES", "PASSENGER_REVIEW_PASSWORD", "PASSENGER_RETENTION_DAYS"):
+    monkeypatch.setenv("PASSENGER_ACCOUNTS_DB", str(tmp_path / "accounts.sqlite3"))
+    Accounts(open_engine(tmp_path / "accounts.sqlite3")).create("max", Role.MAINTAINER, PASSWORD)
+    for name in (*LLM_SETTINGS, "PASSENGER_LLM_RETRIES", "PASSENGER_RETENTION_DAYS"):
         monkeypatch.delenv(name, raising=False)
     return tmp_path / "feedback.sqlite3"
 
@@ -34,10 +37,7 @@ def page_env(store_dir, tmp_path, monkeypatch) -> Path:
 
 
 def log_in(review: AppTest, password: str) -> AppTest:
-    review.text_input[0].input(password)
-    review.button[0].click().run()
-    assert not review.exception
-    return review
+    return sign_in(review, "max", password)
 
 
 def everything_shown(at: AppTest) -> str:
@@ -88,7 +88,6 @@ def test_a_passenger_s_identity_is_not_shown_to_volunteers_or_exported(page_env,
         open_page(), "I'm Gabrielle Fortin, booking ZK4P9Q, 416-555-0187. My bag was lost on my flight to Halifax"
     )
     at.feedback[0].set_value(1).run()
-    monkeypatch.setenv("PASSENGER_REVIEW_PASSWORD", PASSWORD)
     review = log_in(open_review(), PASSWORD)
     review.button_group[0].set_value("relevant").run()
     shown = everything_shown(review) + FeedbackLog(page_env).export_jsonl()
@@ -98,7 +97,6 @@ def test_a_passenger_s_identity_is_not_shown_to_volunteers_or_exported(page_env,
 
 
 def test_wrong_passwords_lock_the_review_page_for_every_session(page_env, monkeypatch):
-    monkeypatch.setenv("PASSENGER_REVIEW_PASSWORD", PASSWORD)
     for attempt in range(4):
         review = log_in(open_review(), f"guess {attempt}")
         assert not review.download_button
@@ -109,7 +107,6 @@ def test_wrong_passwords_lock_the_review_page_for_every_session(page_env, monkey
 
 def test_a_broken_log_is_a_plain_message_on_the_review_page(page_env, monkeypatch):
     page_env.write_bytes(b"not a database at all " * 200)
-    monkeypatch.setenv("PASSENGER_REVIEW_PASSWORD", PASSWORD)
     review = log_in(open_review(), PASSWORD)
     assert not review.exception and not review.download_button
     assert any("cannot" in error.value and "feedback" in error.value for error in review.error)

@@ -24,7 +24,7 @@ def test_defaults():
     assert settings.chroma_url == ""
     assert settings.feedback_db == PROJECT_ROOT / "kb" / "feedback.sqlite3"
     assert settings.retention_days == DEFAULT_RETENTION_DAYS == 90
-    assert settings.review_password is None
+    assert settings.accounts_db == PROJECT_ROOT / "kb" / "accounts.sqlite3" and not settings.identity_provider
     assert settings.llm is None and settings.problems == ()
 
 
@@ -59,12 +59,9 @@ def test_a_retention_period_that_cannot_be_used_keeps_90_days_and_says_so(bad, c
     assert f"PASSENGER_RETENTION_DAYS must be a whole number of days from 1 to 3650, not {bad!r}" in caplog.text
 
 
-def test_the_review_password_comes_from_the_environment_then_secrets():
-    assert Settings.from_environment({}).review_password is None
-    assert Settings.from_environment({"PASSENGER_REVIEW_PASSWORD": "  "}, {}).review_password is None
-    assert Settings.from_environment({}, {"review_password": "from-secrets"}).review_password == "from-secrets"
-    both = Settings.from_environment({"PASSENGER_REVIEW_PASSWORD": "env"}, {"review_password": "secrets"})
-    assert both.review_password == "env"
+def test_an_auth_section_in_the_secrets_means_an_identity_provider():
+    assert not Settings.from_environment({}, {}).identity_provider
+    assert Settings.from_environment({}, {"auth": {"client_id": "review"}}).identity_provider
 
 
 @pytest.mark.parametrize(
@@ -127,12 +124,11 @@ def test_credentials_are_never_shown():
         {
             "OPENAI_BASE_URL": url,
             "OPENAI_API_KEY": "sk-hidden",
-            "PASSENGER_REVIEW_PASSWORD": "review-hidden",
             "PASSENGER_CHROMA_URL": "http://bob:chroma-hidden@127.0.0.1:8000",
         }
     )
     shown = f"{settings.llm.where} {settings.llm!r} {settings!r}"
     assert "llm.example.org" in shown
     assert not any(
-        secret in shown for secret in ("alice", "s3cret", "t0ken", "sk-hidden", "review-hidden", "bob", "chroma-hidden")
+        secret in shown for secret in ("alice", "s3cret", "t0ken", "sk-hidden", "bob", "chroma-hidden")
     )

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import stat
-import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -21,7 +20,6 @@ from review.log import (
     MAX_NOTE_CHARS,
     FeedbackLog,
     FeedbackLogError,
-    lockout_seconds,
 )
 
 PLANTED = (
@@ -129,34 +127,6 @@ def test_the_file_is_readable_by_its_owner_only(log, tmp_path):
     loose.chmod(0o644)
     FeedbackLog(loose).recent_turns()
     assert stat.S_IMODE(loose.stat().st_mode) == 0o600
-
-
-def test_wrong_passwords_lock_the_page_for_longer_each_time_even_for_a_new_session(log):
-    waits = [log.try_review_password("guess", "right").locked_for for _ in range(3)]
-    assert waits == [0.0, 0.0, lockout_seconds(3)] and lockout_seconds(3) > 0
-    for session in (log, FeedbackLog(log.path)):  # a new page session opens the same file
-        attempt = session.try_review_password("right", "right")
-        assert not attempt.opened and attempt.locked_for > 0
-    assert lockout_seconds(4) == 2 * lockout_seconds(3) and lockout_seconds(50) == 3600
-
-
-def test_the_right_password_opens_and_clears_the_count(log):
-    log.try_review_password("guess", "right")
-    assert log.try_review_password("right", "right").opened
-    assert [log.try_review_password("guess", "right").locked_for for _ in range(2)] == [0.0, 0.0]
-
-
-def test_many_sessions_guessing_at_once_are_all_counted(log):
-    results = []
-    workers = [
-        threading.Thread(target=lambda: results.append(log.try_review_password("guess", "right"))) for _ in range(20)
-    ]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
-    assert not any(result.opened for result in results)
-    assert not log.try_review_password("right", "right").opened
 
 
 @pytest.mark.parametrize("damage", ["garbage", "directory", "truncated", "wrong_schema"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 
 import pytest
 
@@ -14,7 +15,6 @@ from review.log import (
     ITEM_TYPES,
     FeedbackLog,
     parse_unit_id,
-    password_matches,
 )
 
 # An item of the evaluation sets (`python -m eval retrieval --gold`), as they are written.
@@ -101,7 +101,7 @@ def test_export_writes_reviewed_turns_in_the_evaluation_format(log):
     log.judge(shown[0][0], None)
     log.add_missing_unit(turn_id, "SOR-2019-150", "s12", "delay within the carrier's control")
     log.add_missing_unit(turn_id, "SOR-2019-150", "s12", "")
-    log.save_review(turn_id, "followup", "  crack found at home ")
+    log.save_review(turn_id, "followup", "  crack found at home ", by="ana")
     lines = log.export_jsonl().splitlines()
     assert len(lines) == 1
     item = json.loads(lines[0])
@@ -114,9 +114,29 @@ def test_export_writes_reviewed_turns_in_the_evaluation_format(log):
             {"doc": "SOR-2019-150", "unit": "s12", "why": "added in review"},
         ],
         "note": "crack found at home",
+        "reviewed_by": "ana",
     }
-    assert item.keys() == EVAL_SET_ITEM.keys()
+    assert item.keys() - {"reviewed_by"} == EVAL_SET_ITEM.keys()
     assert {key for unit in item["gold"] for key in unit} == EVAL_SET_ITEM["gold"][0].keys()
+
+
+def test_each_judgement_records_the_account_that_made_it(log):
+    turn_id, shown = log.log_turn(["my bag broke"], two_question_search())
+    log.judge(shown[0][0], True, by="ana")
+    assert log.reviewed_turns()[0].reviewed_by == "ana"
+    log.add_missing_unit(turn_id, "SOR-2019-150", "s12", by="bea")
+    (item,) = [json.loads(line) for line in log.export_jsonl().splitlines()]
+    assert item["reviewed_by"] == "bea"
+
+
+def test_a_file_written_before_accounts_gains_their_columns(log):
+    log.log_turn(["my bag broke"], two_question_search())
+    with sqlite3.connect(log.path) as db:
+        db.execute("ALTER TABLE turns DROP COLUMN reviewed_by")
+    older = FeedbackLog(log.path)
+    _, shown = older.log_turn(["again"], two_question_search())
+    older.judge(shown[0][0], True, by="ana")
+    assert older.reviewed_turns()[0].reviewed_by == "ana"
 
 
 def test_a_reviewed_turn_with_nothing_relevant_exports_as_unanswerable(log):
@@ -144,7 +164,3 @@ def test_unit_ids_are_read_as_document_and_unit():
     assert parse_unit_id("SOR-2019-150, s19") == ("SOR-2019-150", "s19")
     assert parse_unit_id("s19") is None
     assert parse_unit_id("a b c") is None
-
-
-def test_a_password_matches_only_exactly():
-    assert password_matches("s3cret", "s3cret") and not password_matches("s3cret ", "s3cret")
