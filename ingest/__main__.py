@@ -32,7 +32,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--store",
         type=Path,
         default=None,
-        help="where the built store lives (default: $PASSENGER_KB_STORE or kb/store)",
+        help="where the built store lives (default: $PASSENGER_KB_STORE, else store/ in $PASSENGER_DATA_DIR or data/)",
     )
     parser.add_argument(
         "--crawl", action="store_true", help="first crawl the guide sites (needs a network) and save their pages"

@@ -11,10 +11,11 @@ many records as meta.json and Chroma say, and a probe query finds stored vectors
 `python -m ingest` both run it, so a damaged store is named and rebuilt rather than trusted.
 
 Chroma rewrites its SQLite file whenever a client opens it, so a local generation is opened through a
-private temporary copy of its Chroma files: the generation on disk is never written after its build and
-its checksums stay valid. Given a Chroma server's address (`chroma_url`), the collections live on a Chroma server
-instead (named `<generation>.<collection>`), and the store directory keeps only the pointer, meta.json and
-the JSON Lines files, so several app processes can share one store.
+private temporary copy of its Chroma files (in the store's `copies/`, never in the system's temporary
+folder): the generation on disk is never written after its build and its checksums stay valid. Given a
+Chroma server's address (`chroma_url`), the collections live on a Chroma server instead (named
+`<generation>.<collection>`), and the store directory keeps only the pointer, meta.json and the JSON Lines
+files, so several app processes can share one store.
 """
 
 from __future__ import annotations
@@ -148,6 +149,7 @@ def _server_client(url: str) -> chromadb.ClientAPI:
 
 
 COPY_PREFIX = "passenger-kb-"
+COPIES = "copies"  # the private copies of local generations, inside the store directory
 
 
 def _collection_name(generation: str, part: Part, server: str) -> str:
@@ -187,8 +189,10 @@ def _private_copy(store_dir: Path, directory: Path) -> tempfile.TemporaryDirecto
     process id, so that the copies of a process that was killed (its cleanup never ran) can be told apart."""
     if not (directory / CHROMA_DIR).is_dir():
         return None
-    remove_orphaned_copies(Path(tempfile.gettempdir()))
-    copy = tempfile.TemporaryDirectory(prefix=f"{COPY_PREFIX}{os.getpid()}-", ignore_cleanup_errors=True)
+    copies = store_dir / COPIES
+    copies.mkdir(exist_ok=True)
+    remove_orphaned_copies(copies)
+    copy = tempfile.TemporaryDirectory(prefix=f"{COPY_PREFIX}{os.getpid()}-", dir=copies, ignore_cleanup_errors=True)
     try:
         shutil.copytree(directory / CHROMA_DIR, _copy_dir(copy))
     except OSError as error:
@@ -197,10 +201,10 @@ def _private_copy(store_dir: Path, directory: Path) -> tempfile.TemporaryDirecto
     return copy
 
 
-def remove_orphaned_copies(temp_dir: Path) -> None:
+def remove_orphaned_copies(copies: Path) -> None:
     """Remove the private copies (about 14 MB each) of processes that no longer run: a page process that was
     killed leaves its copies behind, and every later open sweeps them."""
-    for path in temp_dir.glob(f"{COPY_PREFIX}*-*"):
+    for path in copies.glob(f"{COPY_PREFIX}*-*"):
         owner = path.name.removeprefix(COPY_PREFIX).split("-", 1)[0]
         if owner.isdigit() and not _running(int(owner)):
             shutil.rmtree(path, ignore_errors=True)
