@@ -57,6 +57,7 @@ from review.log import (
     ShownPassage,
     parse_unit_id,
 )
+from review.storage import database_url
 
 log = logging.getLogger(__name__)
 
@@ -90,12 +91,12 @@ def search_engine(store_dir: str, chroma_url: str, generation: str) -> SearchEng
 
 
 def feedback_log(settings: Settings) -> FeedbackLog:
-    return _feedback_log(str(settings.feedback_db), settings.retention_days)
+    return _feedback_log(database_url(settings), settings.retention_days)
 
 
 @st.cache_resource(show_spinner=False)
-def _feedback_log(path: str, retention_days: int) -> FeedbackLog:
-    return FeedbackLog(Path(path), retention_days)
+def _feedback_log(url: str, retention_days: int) -> FeedbackLog:
+    return FeedbackLog(url, retention_days)
 
 
 def open_engine(settings: Settings) -> tuple[SearchEngine | None, str, str]:

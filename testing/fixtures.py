@@ -1,7 +1,9 @@
-"""Shared pytest fixtures: one real knowledge base built from the shipped snapshot, once per test run."""
+"""Shared pytest fixtures: one real knowledge base built from the shipped snapshot and one real PostgreSQL server,
+each once per test run."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -9,6 +11,7 @@ import pytest
 from ingest.build import build_knowledge_base
 from ingest.laws import load_law_passages
 from kb.store import SOURCES_DIR, KnowledgeBase
+from testing.postgres import new_database, postgres_server
 
 
 @pytest.fixture(scope="session")
@@ -33,3 +36,18 @@ def engine(knowledge_base):
 @pytest.fixture(scope="session")
 def law_passages():
     return load_law_passages(SOURCES_DIR)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[str]:
+    """One real PostgreSQL server for the whole run; a server that cannot start fails the tests that need it."""
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, tmp_path) -> str:
+    """An empty log database, once a SQLite file and once a database on the real PostgreSQL server."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'log.sqlite3'}"
+    return new_database(request.getfixturevalue("postgres"))

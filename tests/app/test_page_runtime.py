@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 from page.wording import TEXT, escape_markdown
 from retrieval.outcome import Outcome
 from review.log import FeedbackLog
+from testing.postgres import new_database
 
 PASSWORD = "volunteer-pass"
 LLM_SETTINGS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PASSENGER_LLM_MODEL", "PASSENGER_LLM_TIMEOUT")
@@ -120,3 +121,12 @@ def test_a_log_that_cannot_be_written_is_shown_to_maintainers(page_env, tmp_path
     at = send(open_page(), "My bag was lost on my flight to Halifax")
     assert at.expander, "the passenger still sees the passages"
     assert TEXT["en"]["log_failed"] in [caption.value for caption in at.sidebar.caption]
+
+
+def test_with_a_database_server_configured_a_question_lands_in_postgresql(page_env, postgres, monkeypatch):
+    url = new_database(postgres)
+    monkeypatch.setenv("PASSENGER_DATABASE_URL", url)
+    send(open_page(), "My bag was lost on my flight to Halifax")
+    (turn,) = FeedbackLog(url).recent_turns()
+    assert turn.message == "My bag was lost on my flight to Halifax" and turn.shown
+    assert not page_env.exists(), "nothing went to the SQLite file"

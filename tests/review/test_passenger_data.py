@@ -131,22 +131,25 @@ def test_the_file_is_readable_by_its_owner_only(log, tmp_path):
     assert stat.S_IMODE(loose.stat().st_mode) == 0o600
 
 
-def test_wrong_passwords_lock_the_page_for_longer_each_time_even_for_a_new_session(log):
+def test_wrong_passwords_lock_the_page_for_longer_each_time_even_for_a_new_session(database_url):
+    log = FeedbackLog(database_url)
     waits = [log.try_review_password("guess", "right").locked_for for _ in range(3)]
     assert waits == [0.0, 0.0, lockout_seconds(3)] and lockout_seconds(3) > 0
-    for session in (log, FeedbackLog(log.path)):  # a new page session opens the same file
+    for session in (log, FeedbackLog(database_url)):  # a new page session opens the same database
         attempt = session.try_review_password("right", "right")
         assert not attempt.opened and attempt.locked_for > 0
     assert lockout_seconds(4) == 2 * lockout_seconds(3) and lockout_seconds(50) == 3600
 
 
-def test_the_right_password_opens_and_clears_the_count(log):
+def test_the_right_password_opens_and_clears_the_count(database_url):
+    log = FeedbackLog(database_url)
     log.try_review_password("guess", "right")
     assert log.try_review_password("right", "right").opened
     assert [log.try_review_password("guess", "right").locked_for for _ in range(2)] == [0.0, 0.0]
 
 
-def test_many_sessions_guessing_at_once_are_all_counted(log):
+def test_many_sessions_guessing_at_once_are_all_counted(database_url):
+    log = FeedbackLog(database_url)
     results = []
     workers = [
         threading.Thread(target=lambda: results.append(log.try_review_password("guess", "right"))) for _ in range(20)
