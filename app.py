@@ -19,7 +19,6 @@ import streamlit as st
 from foundation.settings import Settings
 from foundation.text import MAX_MESSAGE_CHARS, detect_language
 from ingest.build import build_knowledge_base
-from kb.bank import append_entry
 from kb.passage import UnitId
 from kb.store import (
     CURRENT,
@@ -57,7 +56,7 @@ from review.log import (
     ShownPassage,
     parse_unit_id,
 )
-from review.storage import database_url
+from review.storage import accepted_bank_entries, database, database_url
 
 log = logging.getLogger(__name__)
 
@@ -157,6 +156,7 @@ def offer_to_build(lang: str, problem: str, cause: str, settings: Settings) -> N
             settings.store_dir,
             lambda batches: reported(batches, bar, say(lang, "kb_building")),
             chroma_url=settings.chroma_url,
+            additions=accepted_bank_entries(database(settings)),
         )
     except BuildLockedError:
         st.warning(say(lang, "kb_build_running"))
@@ -414,6 +414,7 @@ def show_review(feedback: FeedbackLog, settings: Settings) -> None:
         help="Reviewed turns in the evaluation set's format: id, type, turns, gold [{doc, unit, why}], note. "
         "Names, e-mail addresses, phone numbers and booking references are redacted.",
     )
+    show_bank_additions(feedback)
     chosen = st.selectbox("Show", FEEDBACK_FILTERS, format_func=FILTER_LABELS.get, key="review-filter")
     turns = feedback.recent_turns(chosen)
     if not turns:
@@ -462,16 +463,33 @@ def show_logged_turn(turn: LoggedTurn, feedback: FeedbackLog, engine: SearchEngi
                     st.rerun()
         entries = turn.bank_entries(detect_language(turn.message))
         if entries and st.button(
-            "Add to the question bank",
+            "Propose for the question bank",
             key=f"bank-{turn.id}",
-            help="Each relevant or added unit gets this question, identities removed, as a bank entry; "
-            "the next `python -m ingest` indexes it.",
+            help="Each relevant or added unit gets this question, identities removed, as a bank entry; once a "
+            "maintainer accepts it below, the next `python -m ingest` builds it in.",
         ):
-            for entry in entries:
-                append_entry(entry)
-            st.success(f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'} added to kb/bank/volunteers.jsonl.")
+            feedback.propose_bank_entries(entries)
+            st.success(f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'} proposed for the question bank.")
             for entry in entries:
                 st.text(f"{entry.doc} {entry.unit} [{entry.lang}]: {entry.text}", width="stretch")
+
+
+def show_bank_additions(feedback: FeedbackLog) -> None:
+    """Volunteers' proposed bank entries, each accepted by a maintainer; `python -m ingest` builds in the accepted."""
+    waiting = feedback.bank_additions(accepted=False)
+    with st.expander(f"Proposed question-bank entries ({len(waiting)})"):
+        if not waiting:
+            st.caption("None waiting. Accepted entries are built in by the next `python -m ingest`.")
+        for addition in waiting:
+            entry = addition.entry
+            left, right = st.columns([5, 1])
+            left.text(f"{entry.doc} {entry.unit} [{entry.lang}]: {entry.text}", width="stretch")
+            right.button(
+                "Accept",
+                key=f"accept-bank-{addition.id}",
+                on_click=review_action,
+                args=(feedback.accept_bank_addition, addition.id),
+            )
 
 
 def show_judged_passage(shown: ShownPassage, feedback: FeedbackLog, engine: SearchEngine | None) -> None:

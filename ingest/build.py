@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ingest.laws import load_law_passages
-from kb.bank import BANK_DIR, BankEntry, load_bank
+from kb.bank import BANK_DIR, OUTSIDE_DIR, BankEntry, load_bank, load_outside, parse_entry
 from kb.passage import Passage, index_text
 from kb.sources import MANIFEST, WEB_DIR, read_sources
 from kb.store import BuildReport, IndexedPassage, build
@@ -25,11 +25,23 @@ def load_passages(sources_dir: Path) -> list[Passage]:
     return passages
 
 
-def load_question_bank(passages: list[Passage], bank_dir: Path = BANK_DIR) -> list[BankEntry]:
-    """The bank entries for units the knowledge base has; every refused line is a warning naming it."""
-    entries, problems = load_bank({(p.doc, p.unit) for p in passages}, bank_dir)
+def load_question_bank(
+    passages: list[Passage], bank_dir: Path = BANK_DIR, additions: Iterable[BankEntry] = ()
+) -> list[BankEntry]:
+    """The bank entries for units the knowledge base has, then the volunteers' `additions` a maintainer accepted;
+    every refused line or addition is a warning naming it."""
+    known_units = {(p.doc, p.unit) for p in passages}
+    entries, problems = load_bank(known_units, bank_dir)
     for problem in problems:
         warnings.warn(f"question bank entry left out: {problem}", stacklevel=2)
+    seen = {entry.id for entry in entries}
+    for addition in additions:
+        entry, reason = parse_entry(addition.to_record(), known_units)
+        if entry is None:
+            warnings.warn(f"volunteers' bank entry left out ({addition.doc} {addition.unit}): {reason}", stacklevel=2)
+        elif entry.id not in seen:
+            seen.add(entry.id)
+            entries.append(entry)
     return entries
 
 
@@ -41,14 +53,27 @@ def build_knowledge_base(
     lock_wait: float = 0.0,
     on_wait: Callable[[str], None] | None = None,
     chroma_url: str = "",
+    additions: Iterable[BankEntry] = (),
+    outside_dir: Path = OUTSIDE_DIR,
 ) -> tuple[BuildReport, list[Passage], list[BankEntry]]:
-    """Read the sources and the question bank, then build (see `kb.store.build`; `lock_wait` seconds for another
-    build to finish; the collections on the Chroma server `chroma_url`, if any), unless a passage is not its
-    unit's text word for word (VerbatimError names each one)."""
+    """Read the sources, the question bank with the volunteers' accepted `additions` (`review.storage`), and the
+    questions no unit answers, then build (see `kb.store.build`; `lock_wait` seconds for another build to finish;
+    the collections on the Chroma server `chroma_url`, if any), unless a passage is not its unit's text word for
+    word (VerbatimError names each one)."""
     passages = load_passages(sources_dir)
     if failures := check_passages(passages, sources_dir):
         raise VerbatimError(failures)  # the knowledge base in use stays as it was
-    bank = load_question_bank(passages, bank_dir)
+    bank = load_question_bank(passages, bank_dir, additions)
     indexed = [IndexedPassage(p, index_text(p)) for p in passages]
-    report = build(indexed, read_sources(sources_dir), store_dir, progress, lock_wait, on_wait, bank, chroma_url)
+    report = build(
+        indexed,
+        read_sources(sources_dir),
+        store_dir,
+        progress,
+        lock_wait,
+        on_wait,
+        bank,
+        chroma_url,
+        load_outside(outside_dir),
+    )
     return report, passages, bank

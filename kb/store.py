@@ -37,11 +37,13 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import chromadb
+import numpy as np
 from chromadb.config import Settings
 
 from foundation.settings import PROJECT_ROOT
+from kb import multilingual
 from kb.bank import BankEntry
-from kb.embeddings import MODEL_ID, QUERY_PREFIX, OfflineBgeEmbedding, embed
+from kb.embeddings import MODEL_ID, QUERY_PREFIX, OfflineBgeEmbedding, embed, embed_queries
 from kb.jsonl import read_jsonl
 from kb.passage import Passage
 from kb.sources import Sources
@@ -69,6 +71,10 @@ class Part:
 PASSAGES = Part("passages", "passages.jsonl")
 BANK = Part("bank", "bank.jsonl")  # the question bank (`kb.bank`), indexed like the passages
 GENERATION_PARTS: tuple[Part, ...] = (PASSAGES, BANK)
+# Vectors a search needs besides Chroma's, computed once at build time instead of at every start: the questions
+# about flying that no unit answers (`kb.bank.load_outside`) with their texts, and every bank entry through the
+# multilingual encoder, in bank.jsonl's order.
+VECTORS = "vectors.npz"
 
 
 class StoreMissingError(RuntimeError):
@@ -239,7 +245,14 @@ class KnowledgeBase:
     """One opened, verified generation: its passages, their indexed texts, its Chroma collections, its metadata
     and the sources it was built from."""
 
-    def __init__(self, directory: Path, meta: dict, records: dict[str, list[dict]], vectors: _Vectors):
+    def __init__(
+        self,
+        directory: Path,
+        meta: dict,
+        records: dict[str, list[dict]],
+        arrays: dict[str, np.ndarray],
+        vectors: _Vectors,
+    ):
         self.directory = directory
         self.meta = meta
         self.sources = Sources.from_record(meta["sources"])
@@ -251,6 +264,9 @@ class KnowledgeBase:
         self.collection = self.collections[PASSAGES.collection]
         self.bank = [BankEntry(**record) for record in records[BANK.collection]]
         self.bank_collection = self.collections[BANK.collection]
+        self.outside_texts = list(arrays["outside_texts"])
+        self.outside = arrays["outside"]  # bge query vectors, one row per outside question
+        self.bank_multilingual = arrays["bank_multilingual"]  # multilingual vectors, one row per bank entry
 
     @classmethod
     def open(cls, store_dir: Path, chroma_url: str = "") -> KnowledgeBase:
@@ -324,10 +340,11 @@ def verify_generation(store_dir: Path, name: str, chroma_url: str = "") -> Knowl
     vectors = _Vectors(store_dir, server, copy)
     try:
         records = {part.collection: _read_records(store_dir, directory, part, meta) for part in GENERATION_PARTS}
+        arrays = _read_vectors(store_dir, directory, meta)
         for part in GENERATION_PARTS:
             _check_collection(store_dir, vectors, name, part, meta["counts"][part.collection])
         try:
-            return KnowledgeBase(directory, meta, records, vectors)
+            return KnowledgeBase(directory, meta, records, arrays, vectors)
         except (KeyError, TypeError) as error:
             raise StoreDamagedError(
                 store_dir, f"{name}/{PASSAGES.records} or {BANK.records} holds a record of the wrong shape"
@@ -364,7 +381,27 @@ def _read_meta(store_dir: Path, directory: Path) -> dict:
     )
     if not valid:
         raise StoreDamagedError(store_dir, f"{directory.name}/{META} lacks the counts and checksums of its files")
+    if VECTORS not in files:
+        raise StoreDamagedError(store_dir, f"{directory.name} was built by an earlier version, without {VECTORS}")
     return meta
+
+
+def _read_vectors(store_dir: Path, directory: Path, meta: dict) -> dict[str, np.ndarray]:
+    """The build-time vectors, each array the shape its texts say."""
+    where = f"{directory.name}/{VECTORS}"
+    try:
+        with np.load(directory / VECTORS, allow_pickle=False) as stored:
+            arrays = {name: stored[name] for name in ("outside_texts", "outside", "bank_multilingual")}
+    except (OSError, ValueError, KeyError) as error:
+        raise StoreDamagedError(store_dir, f"{where} cannot be read ({error})") from error
+    expected = {
+        "outside": (len(arrays["outside_texts"]), 384),
+        "bank_multilingual": (meta["counts"][BANK.collection], multilingual.DIMENSIONS),
+    }
+    for name, shape in expected.items():
+        if arrays[name].shape != shape and not (shape[0] == 0 and arrays[name].shape[0] == 0):
+            raise StoreDamagedError(store_dir, f"{where} holds {name} of shape {arrays[name].shape}, not {shape}")
+    return arrays
 
 
 def _check_files(store_dir: Path, directory: Path, meta: dict, chroma_copy: Path | None) -> None:
@@ -445,13 +482,15 @@ def _server_answers(vectors: _Vectors) -> bool:
 # -- building ---------------------------------------------------------------------------------------------------
 
 
-def fingerprint(indexed: list[IndexedPassage], sources: Sources, bank: list[BankEntry]) -> str:
-    digest = hashlib.sha256(MODEL_ID.encode())
+def fingerprint(indexed: list[IndexedPassage], sources: Sources, bank: list[BankEntry], outside: list[str]) -> str:
+    digest = hashlib.sha256(f"{MODEL_ID}\n{multilingual.MODEL_ID}".encode())
     for item in indexed:
         digest.update(item.passage.content_hash.encode())
         digest.update(embed_hash(item.index_text).encode())
     for entry in bank:
         digest.update(entry.id.encode())
+    for text in outside:
+        digest.update(hashlib.sha256(f"outside\n{text}".encode()).digest())
     digest.update(json.dumps(sources.to_record(), sort_keys=True).encode())
     return digest.hexdigest()
 
@@ -501,9 +540,10 @@ def build(
     on_wait: Callable[[str], None] | None = None,
     bank: Iterable[BankEntry] = (),
     chroma_url: str = "",
+    outside: Iterable[str] = (),
 ) -> BuildReport:
-    """Write a new generation from `indexed` and the question `bank` and switch to it, unless an intact current
-    one has the same inputs.
+    """Write a new generation from `indexed`, the question `bank` and the `outside` questions (about flying, answered
+    by no unit) and switch to it, unless an intact current one has the same inputs.
 
     `sources` (what the snapshot's manifests say: instruments, consolidation dates, licence, pages) is kept in
     the generation's metadata for the page's status panel. `progress` wraps the embedding batches. Every run
@@ -514,8 +554,8 @@ def build(
     ids = [item.passage.id for item in indexed]
     if len(set(ids)) != len(ids):
         raise ValueError("Two passages share an id; the loader must number the parts of a unit.")
-    bank = list(bank)
-    print_ = fingerprint(indexed, sources, bank)
+    bank, outside = list(bank), list(outside)
+    print_ = fingerprint(indexed, sources, bank, outside)
     with build_lock(store_dir, lock_wait, on_wait):
         previous, repaired = _intact_current(store_dir, chroma_url)
         if previous is not None and previous.meta["fingerprint"] == print_:
@@ -528,6 +568,7 @@ def build(
         texts = {embed_hash(item.index_text): item.index_text for item in indexed}
         texts.update({embed_hash(bank_embed_text(entry)): bank_embed_text(entry) for entry in bank})
         reusable = _reusable_embeddings(store_dir, chroma_url, previous, set(texts))
+        multilingual_reusable = _reusable_multilingual(previous)
         replaces = previous.directory.name if previous is not None else ""
         if previous is not None:
             previous.close()
@@ -538,7 +579,8 @@ def build(
         for batch in progress(batches):
             for hash_, vector in zip(batch, embed([texts[h] for h in batch]), strict=True):
                 vectors[hash_] = vector.tolist()
-        _write_generation(store_dir, chroma_url, generation, indexed, bank, vectors, print_, sources, replaces)
+        arrays = _search_vectors(bank, outside, multilingual_reusable)
+        _write_generation(store_dir, chroma_url, generation, indexed, bank, vectors, arrays, print_, sources, replaces)
         _switch_to(store_dir, generation)
         removed = _remove_other_generations(store_dir, {generation, replaces}, chroma_url)
     return BuildReport(
@@ -571,7 +613,7 @@ def _reusable_embeddings(
     """embed_hash -> vector from the intact current generation, or else from the newest other intact one.
 
     Vectors are taken only from a generation that passed the integrity check, so a damaged index never
-    leaks wrong vectors into a rebuild.
+    leaks wrong vectors into a rebuild. A store moving to a Chroma server reuses the vectors of its local files.
     """
     if previous is not None:
         return _stored_embeddings(previous, wanted)
@@ -579,12 +621,39 @@ def _reusable_embeddings(
         try:
             candidate = verify_generation(store_dir, directory.name, chroma_url)
         except (StoreDamagedError, ModelMismatchError):
+            try:
+                candidate = verify_generation(store_dir, directory.name) if chroma_url else None
+            except (StoreDamagedError, ModelMismatchError):
+                candidate = None
+        if candidate is None:
             continue
         try:
             return _stored_embeddings(candidate, wanted)
         finally:
             candidate.close()
     return {}
+
+
+def _reusable_multilingual(previous: KnowledgeBase | None) -> dict[str, np.ndarray]:
+    """bank text -> multilingual vector, from the intact current generation."""
+    if previous is None:
+        return {}
+    return {entry.text: vector for entry, vector in zip(previous.bank, previous.bank_multilingual, strict=True)}
+
+
+def _search_vectors(
+    bank: list[BankEntry], outside: list[str], reusable: dict[str, np.ndarray]
+) -> dict[str, np.ndarray]:
+    """The arrays of VECTORS: the outside questions embedded as questions, every bank entry through the
+    multilingual encoder (only texts the previous generation lacks)."""
+    new = list(dict.fromkeys(entry.text for entry in bank if entry.text not in reusable))  # in bank order
+    known = reusable | dict(zip(new, multilingual.embed_multilingual(new) if new else [], strict=True))
+    empty_bank = np.zeros((0, multilingual.DIMENSIONS), dtype=np.float32)
+    return {
+        "outside_texts": np.array(outside, dtype=str),
+        "outside": embed_queries(outside) if outside else np.zeros((0, 384), dtype=np.float32),
+        "bank_multilingual": np.stack([known[entry.text] for entry in bank]) if bank else empty_bank,
+    }
 
 
 def _stored_embeddings(knowledge_base: KnowledgeBase, wanted: set[str]) -> dict[str, list[float]]:
@@ -604,6 +673,7 @@ def _write_generation(
     indexed: list[IndexedPassage],
     bank: list[BankEntry],
     vectors: dict[str, list[float]],
+    arrays: dict[str, np.ndarray],
     print_: str,
     sources: Sources,
     replaces: str,
@@ -645,6 +715,8 @@ def _write_generation(
         [{"passage": item.passage.to_record(), "index_text": item.index_text} for item in indexed],
     )
     _write_records(directory / BANK.records, [entry.to_record() for entry in bank])
+    with (directory / VECTORS).open("wb") as out:
+        np.savez(out, **arrays)
     files = {
         path.relative_to(directory).as_posix(): {"size": path.stat().st_size, "sha256": _sha256(path)}
         for path in sorted(directory.rglob("*"))

@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import replace
 
-from kb.bank import load_outside
 from kb.embeddings import embed_queries
 from kb.passage import Passage, UnitId
 from kb.store import KnowledgeBase
@@ -57,9 +56,9 @@ class SearchEngine:
             self.bank_sparse[lang] = SparseRetriever([e.text for e in entries], units, lang)
         bank = knowledge_base.bank
         self.bank_multilingual = MultilingualRetriever(
-            [e.text for e in bank], [UnitId(e.doc, e.unit) for e in bank], BANK_CANDIDATES
+            knowledge_base.bank_multilingual, [UnitId(e.doc, e.unit) for e in bank], BANK_CANDIDATES
         )
-        self.outside = embed_queries(load_outside())
+        self.outside = knowledge_base.outside
 
     def evidence(self, question: str, lang: str) -> Evidence:
         vector = embed_queries([question])[0]

@@ -60,10 +60,11 @@ class SparseRetriever:
 
 
 class MultilingualRetriever:
-    """The units of the texts nearest to a question in any language; the texts are embedded once, in memory."""
+    """The units of the texts nearest to a question in any language; the texts' vectors (`embed_multilingual`)
+    are computed when the knowledge base is built."""
 
-    def __init__(self, texts: list[str], units: list[UnitId], candidates: int):
-        self.vectors = embed_multilingual(texts)
+    def __init__(self, vectors: np.ndarray, units: list[UnitId], candidates: int):
+        self.vectors = vectors
         self.units = units
         self.candidates = candidates
 

@@ -10,27 +10,22 @@ from __future__ import annotations
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import uuid
 from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
+
+from testing.local_server import free_port
 
 USER = "passenger"
 
 
 class PostgresUnavailable(RuntimeError):
     """PostgreSQL's programs are missing or the server did not start; the message says which and why."""
-
-
-def free_port() -> int:
-    with closing(socket.socket()) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @contextmanager
