@@ -209,7 +209,8 @@ def passenger_page(settings: Settings) -> None:
     lang = st.session_state.lang
     st.title(say(lang, "page_title"))
     feedback = feedback_log(settings)
-    engine, problem, cause = open_engine(settings)
+    with st.spinner(say(lang, "kb_opening")):  # the first page run of a process loads the engine: never a blank page
+        engine, problem, cause = open_engine(settings)
     knowledge_base = engine.knowledge_base if engine else None
     notice = say(lang, "notice")
     if knowledge_base and (dates := consolidation_dates(knowledge_base.sources)):
