@@ -16,6 +16,7 @@ COMMANDS = {
     "ingest": ("eval.ingest_benchmark", "build time, unchanged re-run time, passages per language, store size"),
     "tune": ("eval.tune", "fusion weights and threshold chosen by k-fold cross-validation, held-out figures"),
     "reliability": ("eval.reliability", "fault, load and hostile-input scenarios: trials and failures"),
+    "scale": ("eval.scale", "two page processes, one Chroma server, one PostgreSQL: 40 passengers at once"),
     "startup": ("eval.startup", "seconds from starting a page process to its first answer, and where they go"),
 }
 
