@@ -48,8 +48,6 @@ from retrieval.outcome import Outcome
 from retrieval.results import Hit
 from retrieval.search import load_engine
 from review.accounts import Account, AccountError, Accounts, Action, Role
-from review.accounts import open_engine as open_database
-from review.bank_additions import BankAdditions
 from review.log import (
     FEEDBACK_FILTERS,
     ITEM_TYPES,
@@ -60,6 +58,7 @@ from review.log import (
     ShownPassage,
     parse_unit_id,
 )
+from review.storage import accepted_bank_entries, database, database_url, engine_for
 
 log = logging.getLogger(__name__)
 
@@ -93,25 +92,22 @@ def search_engine(store_dir: str, chroma_url: str, generation: str) -> SearchEng
 
 
 def review_accounts(settings: Settings) -> Accounts:
-    return _accounts(str(settings.accounts_db))
+    """The accounts live in the log's database: one database, SQLite or PostgreSQL, for every process."""
+    return _accounts(database_url(settings))
 
 
 @st.cache_resource(show_spinner=False)
-def _accounts(path: str) -> Accounts:
-    return Accounts(open_database(Path(path)))
-
-
-def bank_additions(accounts: Accounts) -> BankAdditions:
-    return BankAdditions(accounts.engine)
+def _accounts(url: str) -> Accounts:
+    return Accounts(engine_for(url))
 
 
 def feedback_log(settings: Settings) -> FeedbackLog:
-    return _feedback_log(str(settings.feedback_db), settings.retention_days)
+    return _feedback_log(database_url(settings), settings.retention_days)
 
 
 @st.cache_resource(show_spinner=False)
-def _feedback_log(path: str, retention_days: int) -> FeedbackLog:
-    return FeedbackLog(Path(path), retention_days)
+def _feedback_log(url: str, retention_days: int) -> FeedbackLog:
+    return FeedbackLog(url, retention_days)
 
 
 def open_engine(settings: Settings) -> tuple[SearchEngine | None, str, str]:
@@ -166,6 +162,7 @@ def rebuild(lang: str, settings: Settings) -> None:
             settings.store_dir,
             lambda batches: reported(batches, bar, say(lang, "kb_building")),
             chroma_url=settings.chroma_url,
+            additions=accepted_bank_entries(database(settings)),
         )
     except BuildLockedError:
         st.warning(say(lang, "kb_build_running"))
@@ -218,7 +215,8 @@ def passenger_page(settings: Settings) -> None:
     lang = st.session_state.lang
     st.title(say(lang, "page_title"))
     feedback = feedback_log(settings)
-    engine, problem, cause = open_engine(settings)
+    with st.spinner(say(lang, "kb_opening")):  # the first page run of a process loads the engine: never a blank page
+        engine, problem, cause = open_engine(settings)
     knowledge_base = engine.knowledge_base if engine else None
     notice = say(lang, "notice")
     if knowledge_base and (dates := consolidation_dates(knowledge_base.sources)):
@@ -392,11 +390,11 @@ def review_page(settings: Settings) -> None:
     if account.may(Action.MANAGE_ACCOUNTS):
         manage_accounts(accounts, lang)
     if account.may(Action.ACCEPT_BANK_ENTRY):
-        accept_bank_additions(bank_additions(accounts), lang)
+        accept_bank_additions(feedback, lang)
     if account.may(Action.REBUILD) and st.button(say(lang, "review_rebuild")):
         rebuild(lang, settings)
     try:
-        show_review(feedback, settings, account, bank_additions(accounts), lang)
+        show_review(feedback, settings, account, lang)
     except FeedbackLogError as error:  # a broken or unreadable log file: say what and where, never a traceback
         log.warning("review page: %s", error)
         st.error(
@@ -477,26 +475,32 @@ def manage_accounts(accounts: Accounts, lang: str) -> None:
                     st.success(say(lang, "review_created"))
 
 
-def accept_bank_additions(additions: BankAdditions, lang: str) -> None:
-    waiting = additions.waiting()
+def accept_bank_additions(feedback: FeedbackLog, lang: str) -> None:
+    """Volunteers' proposed bank entries, each accepted or rejected by a maintainer; `python -m ingest` builds the
+    accepted ones into the next generation."""
+    waiting = feedback.bank_additions(accepted=False)
     with st.expander(say(lang, "review_waiting_title", count=len(waiting))):
         if not waiting:
             st.caption(say(lang, "review_nothing_waiting"))
-        for proposal in waiting:
-            entry = proposal.entry
-            st.text(f"{entry.doc} {entry.unit} [{entry.lang}] ({proposal.proposed_by}): {entry.text}", width="stretch")
+        for addition in waiting:
+            entry = addition.entry
+            st.text(f"{entry.doc} {entry.unit} [{entry.lang}]: {entry.text}", width="stretch")
             left, right = st.columns(2)
             left.button(
-                say(lang, "review_accept"), key=f"accept-{proposal.id}", on_click=additions.accept, args=(proposal.id,)
+                say(lang, "review_accept"),
+                key=f"accept-{addition.id}",
+                on_click=review_action,
+                args=(feedback.accept_bank_addition, addition.id),
             )
             right.button(
-                say(lang, "review_reject"), key=f"reject-{proposal.id}", on_click=additions.reject, args=(proposal.id,)
+                say(lang, "review_reject"),
+                key=f"reject-{addition.id}",
+                on_click=review_action,
+                args=(feedback.reject_bank_addition, addition.id),
             )
 
 
-def show_review(
-    feedback: FeedbackLog, settings: Settings, account: Account, additions: BankAdditions, lang: str
-) -> None:
+def show_review(feedback: FeedbackLog, settings: Settings, account: Account, lang: str) -> None:
     if account.may(Action.EXPORT):
         st.download_button(
             "Export judgements (JSON Lines)",
@@ -512,7 +516,7 @@ def show_review(
     if not turns:
         st.info("No turns match.")
     for turn in turns:
-        show_logged_turn(turn, feedback, engine, account, additions, lang)
+        show_logged_turn(turn, feedback, engine, account, lang)
 
 
 def show_logged_turn(
@@ -520,7 +524,6 @@ def show_logged_turn(
     feedback: FeedbackLog,
     engine: SearchEngine | None,
     account: Account,
-    additions: BankAdditions,
     lang: str,
 ) -> None:
     with st.container(border=True):
@@ -564,7 +567,8 @@ def show_logged_turn(
         if entries and st.button(
             say(lang, "review_propose_bank"), key=f"bank-{turn.id}", help=say(lang, "review_propose_bank_help")
         ):
-            st.success(say(lang, "review_proposed", count=additions.propose(entries, by=account.name)))
+            feedback.propose_bank_entries(entries)
+            st.success(say(lang, "review_proposed", count=len(entries)))
             for entry in entries:
                 st.text(f"{entry.doc} {entry.unit} [{entry.lang}]: {entry.text}", width="stretch")
 

@@ -18,6 +18,8 @@ COMMANDS = {
     "pinpoint": ("eval.pinpoint_eval", "the part of the law that answers: unit recall, strict and near, words read"),
     "reliability": ("eval.reliability", "fault, load and hostile-input scenarios: trials and failures"),
     "redaction": ("eval.redaction_eval", "identifiers removed per kind, and facts the law needs wrongly removed"),
+    "scale": ("eval.scale", "two page processes, one Chroma server, one PostgreSQL: 40 passengers at once"),
+    "startup": ("eval.startup", "seconds from starting a page process to its first answer, and where they go"),
 }
 
 

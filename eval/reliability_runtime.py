@@ -100,14 +100,14 @@ def review_lockout(trial: int) -> None:
     """Wrong passwords lock the account, and the right password from a new session is refused while locked."""
     from streamlit.testing.v1 import AppTest
 
-    from review.accounts import Accounts, Role, open_engine
+    from review.accounts import Accounts, Role
+    from review.storage import engine_for
 
     with tempfile.TemporaryDirectory() as directory:
-        accounts_db = Path(directory) / "accounts.sqlite3"
-        Accounts(open_engine(accounts_db)).create("max", Role.MAINTAINER, "the-right-pass-phrase")
+        log_db = Path(directory) / "feedback.sqlite3"
+        Accounts(engine_for(f"sqlite:///{log_db}")).create("max", Role.MAINTAINER, "the-right-pass-phrase")
         page_environment = {
-            "PASSENGER_FEEDBACK_DB": str(Path(directory) / "feedback.sqlite3"),
-            "PASSENGER_ACCOUNTS_DB": str(accounts_db),
+            "PASSENGER_FEEDBACK_DB": str(log_db),
         }
         with mock.patch.dict(os.environ, page_environment):
             for attempt in range(5):

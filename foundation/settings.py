@@ -29,6 +29,7 @@ DEFAULT_RETENTION_DAYS = 90
 MAX_RETENTION_DAYS = 3650
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DATA_DIR = "data"  # under PROJECT_ROOT unless PASSENGER_DATA_DIR says otherwise
 
 log = logging.getLogger(__name__)
 
@@ -88,13 +89,19 @@ class Settings:
     """Where the store, the log and the accounts live, how long turns are kept, whether volunteers sign in through
     an identity provider (an `[auth]` section in Streamlit's secrets), and the language model.
 
-    `problems` says, in plain words, which settings cannot be used and what was switched off because of them.
+    Everything the running product writes goes under `data_dir` (PASSENGER_DATA_DIR, else `data/` at the project
+    root, git-ignored): the store's generations, the SQLite log, locks and the store's private Chroma copies.
+    PASSENGER_KB_STORE and PASSENGER_FEEDBACK_DB still move one of them elsewhere. `database_url`
+    (PASSENGER_DATABASE_URL, e.g. postgresql://…) puts the log and the volunteers' accounts in a database server; ""
+    keeps them in the SQLite file `feedback_db`. `problems` says, in plain words, which settings cannot be used and
+    what was switched off because of them.
     """
 
+    data_dir: Path
     store_dir: Path
     chroma_url: str
     feedback_db: Path
-    accounts_db: Path
+    database_url: str
     retention_days: int
     llm: LLMSettings | None
     problems: tuple[str, ...] = ()
@@ -109,11 +116,13 @@ class Settings:
         except LLMSettingsError as error:
             _warn_once(f"language model switched off: {error}")
             llm, problems = None, (str(error),)
+        data_dir = _path(environ, "PASSENGER_DATA_DIR", PROJECT_ROOT / DATA_DIR)
         return cls(
-            store_dir=_path(environ, "PASSENGER_KB_STORE", PROJECT_ROOT / "kb" / "store"),
+            data_dir=data_dir,
+            store_dir=_path(environ, "PASSENGER_KB_STORE", data_dir / "store"),
             chroma_url=environ.get("PASSENGER_CHROMA_URL", "").strip().rstrip("/"),
-            feedback_db=_path(environ, "PASSENGER_FEEDBACK_DB", PROJECT_ROOT / "kb" / "feedback.sqlite3"),
-            accounts_db=_path(environ, "PASSENGER_ACCOUNTS_DB", PROJECT_ROOT / "kb" / "accounts.sqlite3"),
+            feedback_db=_path(environ, "PASSENGER_FEEDBACK_DB", data_dir / "feedback.sqlite3"),
+            database_url=environ.get("PASSENGER_DATABASE_URL", "").strip(),
             retention_days=_retention_days(environ),
             llm=llm,
             problems=problems,
@@ -122,9 +131,9 @@ class Settings:
 
     def __repr__(self) -> str:  # addresses without their credentials
         return (
-            f"Settings(store_dir={str(self.store_dir)!r}, chroma_url={display_url(self.chroma_url)!r}, "
-            f"feedback_db={str(self.feedback_db)!r}, accounts_db={str(self.accounts_db)!r}, "
-            f"retention_days={self.retention_days}, "
+            f"Settings(data_dir={str(self.data_dir)!r}, store_dir={str(self.store_dir)!r}, "
+            f"chroma_url={display_url(self.chroma_url)!r}, feedback_db={str(self.feedback_db)!r}, "
+            f"database_url={display_url(self.database_url)!r}, retention_days={self.retention_days}, "
             f"identity_provider={self.identity_provider}, llm={self.llm!r}, "
             f"problems={self.problems!r})"
         )

@@ -9,6 +9,7 @@ import warnings
 from collections import Counter
 from pathlib import Path
 
+from sqlalchemy.exc import SQLAlchemyError
 from tqdm import tqdm
 
 from foundation.settings import Settings
@@ -16,6 +17,7 @@ from ingest.build import build_knowledge_base
 from kb.sources import WEB_DIR, SourceError
 from kb.store import SOURCES_DIR, BuildLockedError, StoreUnreachableError
 from kb.verbatim import VerbatimError
+from review.storage import accepted_bank_entries, database
 
 DEFAULT_SEEDS = ["https://airpassengerrights.ca/en/practical-guides", "https://rppa-appr.ca/eng/know-your-rights"]
 
@@ -32,7 +34,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--store",
         type=Path,
         default=None,
-        help="where the built store lives (default: $PASSENGER_KB_STORE or kb/store)",
+        help="where the built store lives (default: $PASSENGER_KB_STORE, else store/ in $PASSENGER_DATA_DIR or data/)",
     )
     parser.add_argument(
         "--crawl", action="store_true", help="first crawl the guide sites (needs a network) and save their pages"
@@ -81,6 +83,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     settings = Settings.from_environment()
     store_dir = args.store or settings.store_dir
+    try:
+        additions = accepted_bank_entries(database(settings))
+    except (SQLAlchemyError, OSError) as error:
+        print(f"Cannot read the volunteers' accepted bank entries from the log: {error}", file=sys.stderr)
+        return 2
     started = time.monotonic()
 
     def progress(batches):
@@ -94,7 +101,13 @@ def main(argv: list[str] | None = None) -> int:
         warnings.simplefilter("always")
         try:
             report, passages, bank = build_knowledge_base(
-                args.sources, store_dir, progress, lock_wait=args.wait, on_wait=waiting, chroma_url=settings.chroma_url
+                args.sources,
+                store_dir,
+                progress,
+                lock_wait=args.wait,
+                on_wait=waiting,
+                chroma_url=settings.chroma_url,
+                additions=additions,
             )
         except (SourceError, BuildLockedError, StoreUnreachableError, VerbatimError) as error:
             failure = error
@@ -117,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
         f"  instruments: {len(instruments)} ({', '.join(sorted(f'{d} [{lang}]' for d, lang in instruments))})\n"
         f"  guide pages: {len(pages)}\n"
         f"  passages: {len(passages)} ({', '.join(f'{lang}: {n}' for lang, n in sorted(languages.items()))})\n"
-        f"  question bank: {len(bank)} entries for {len({(e.doc, e.unit) for e in bank})} units\n"
+        f"  question bank: {len(bank)} entries for {len({(e.doc, e.unit) for e in bank})} units"
+        f" ({len(additions)} accepted from volunteers)\n"
         f"  embedded: {report.embedded}, reused: {report.reused}\n"
         f"  old or partial generations removed: {report.removed}\n"
         f"  time: {time.monotonic() - started:.1f} s"

@@ -7,11 +7,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ingest.laws import load_law_passages
-from kb.bank import BANK_DIR, BankEntry, load_bank
-from kb.embeddings import Encoder
+from kb.bank import BANK_DIR, OUTSIDE_DIR, BankEntry, load_bank, load_outside, parse_entry
 from kb.passage import Passage, index_text
 from kb.sources import MANIFEST, WEB_DIR, read_sources
-from kb.store import BuildReport, IndexedPassage, build
+from kb.store import BuildReport, Encoders, IndexedPassage, build
 from kb.verbatim import VerbatimError, check_passages
 
 
@@ -26,15 +25,27 @@ def load_passages(sources_dir: Path) -> list[Passage]:
     return passages
 
 
-def load_question_bank(passages: list[Passage], bank_dir: Path = BANK_DIR) -> list[BankEntry]:
-    """The bank entries for units the knowledge base has; every refused line is a warning naming it."""
-    entries, problems = load_bank({(p.doc, p.unit) for p in passages}, bank_dir)
+def load_question_bank(
+    passages: list[Passage], bank_dir: Path = BANK_DIR, additions: Iterable[BankEntry] = ()
+) -> list[BankEntry]:
+    """The bank entries for units the knowledge base has, then the volunteers' `additions` a maintainer accepted;
+    every refused line or addition is a warning naming it."""
+    known_units = {(p.doc, p.unit) for p in passages}
+    entries, problems = load_bank(known_units, bank_dir)
     for problem in problems:
         warnings.warn(f"question bank entry left out: {problem}", stacklevel=2)
     labels = {(p.doc, p.unit, p.lang, part.label) for p in passages for part in p.parts}
     for entry in [e for e in entries if e.part and (e.doc, e.unit, e.lang, e.part) not in labels]:
         warnings.warn(f"question bank entry left out: {entry.doc} {entry.unit} has no part {entry.part}", stacklevel=2)
         entries.remove(entry)
+    seen = {entry.id for entry in entries}
+    for addition in additions:
+        entry, reason = parse_entry(addition.to_record(), known_units)
+        if entry is None:
+            warnings.warn(f"volunteers' bank entry left out ({addition.doc} {addition.unit}): {reason}", stacklevel=2)
+        elif entry.id not in seen:
+            seen.add(entry.id)
+            entries.append(entry)
     return entries
 
 
@@ -46,18 +57,29 @@ def build_knowledge_base(
     lock_wait: float = 0.0,
     on_wait: Callable[[str], None] | None = None,
     chroma_url: str = "",
-    encoder: Encoder | None = None,
+    additions: Iterable[BankEntry] = (),
+    outside_dir: Path = OUTSIDE_DIR,
+    encoders: Encoders | None = None,
 ) -> tuple[BuildReport, list[Passage], list[BankEntry]]:
-    """Read the sources and the question bank, then build (see `kb.store.build`; `lock_wait` seconds for another
-    build to finish; the collections on the Chroma server `chroma_url`, if any; `encoder` bge-small-en unless a test
-    says otherwise), unless a passage is not its
-    unit's text word for word (VerbatimError names each one)."""
+    """Read the sources, the question bank with the volunteers' accepted `additions` (`review.storage`), and the
+    questions no unit answers, then build (see `kb.store.build`; `lock_wait` seconds for another build to finish;
+    the collections on the Chroma server `chroma_url`, if any; `encoders` the shipped models unless a test says
+    otherwise), unless a passage is not its unit's text word for word (VerbatimError names each one)."""
     passages = load_passages(sources_dir)
     if failures := check_passages(passages, sources_dir):
         raise VerbatimError(failures)  # the knowledge base in use stays as it was
-    bank = load_question_bank(passages, bank_dir)
+    bank = load_question_bank(passages, bank_dir, additions)
     indexed = [IndexedPassage(p, index_text(p)) for p in passages]
     report = build(
-        indexed, read_sources(sources_dir), store_dir, progress, lock_wait, on_wait, bank, chroma_url, encoder
+        indexed,
+        read_sources(sources_dir),
+        store_dir,
+        progress,
+        lock_wait,
+        on_wait,
+        bank,
+        chroma_url,
+        load_outside(outside_dir),
+        encoders,
     )
     return report, passages, bank

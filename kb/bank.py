@@ -1,18 +1,19 @@
 """The question bank: for each unit of law, how passengers talk about what it governs.
 
 Each entry is a question or a short situation, written from the unit's own text (never from an item that
-measures retrieval), or a volunteer-reviewed passenger question accepted from the review page. Entries are
-matched against a passenger's question and point to their unit; they are never shown to a passenger as law.
+measures retrieval), or a volunteer-reviewed passenger question accepted by a maintainer on the review page (kept
+in the log's database, never in these files). Entries are matched against a passenger's question and point to
+their unit; they are never shown to a passenger as law.
 
 The bank is reviewable data: `kb/bank/*.jsonl`, one record a line, `{"doc", "unit", "lang", "text"}`, and
 optionally "part": the label path of the part of the unit the entry is about (`(1)(a)(ii)`), written from the
-law like the entry, which helps point a passenger to that part.
+law like the entry, which helps point a passenger to that part. Like the questions of `kb/bank/outside/`, it
+reaches the page only through `python -m ingest`, which embeds it into the next generation.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +22,6 @@ from kb.jsonl import json_lines
 
 BANK_DIR = Path(__file__).resolve().parent / "bank"
 OUTSIDE_DIR = BANK_DIR / "outside"  # air-travel questions that no unit answers: `{"lang", "text"}` a line
-VOLUNTEER_FILE = "volunteers.jsonl"
 MAX_ENTRY_CHARS = 700
 
 
@@ -103,15 +103,6 @@ def load_bank(
                 seen.add(entry.id)
                 entries.append(entry)
     return entries, problems
-
-
-def append_entry(entry: BankEntry, bank_dir: Path = BANK_DIR) -> Path:
-    """Add a reviewed entry to the volunteers' file; the next ingest indexes it."""
-    bank_dir.mkdir(parents=True, exist_ok=True)
-    path = bank_dir / VOLUNTEER_FILE
-    with path.open("a", encoding="utf-8") as out:
-        out.write(json.dumps(entry.to_record(), ensure_ascii=False) + "\n")
-    return path
 
 
 def load_outside(directory: Path = OUTSIDE_DIR) -> list[str]:

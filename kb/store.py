@@ -11,10 +11,11 @@ many records as meta.json and Chroma say, and a probe query finds stored vectors
 `python -m ingest` both run it, so a damaged store is named and rebuilt rather than trusted.
 
 Chroma rewrites its SQLite file whenever a client opens it, so a local generation is opened through a
-private temporary copy of its Chroma files: the generation on disk is never written after its build and
-its checksums stay valid. Given a Chroma server's address (`chroma_url`), the collections live on a Chroma server
-instead (named `<generation>.<collection>`), and the store directory keeps only the pointer, meta.json and
-the JSON Lines files, so several app processes can share one store.
+private temporary copy of its Chroma files (in the store's `copies/`, never in the system's temporary
+folder): the generation on disk is never written after its build and its checksums stay valid. Given a
+Chroma server's address (`chroma_url`), the collections live on a Chroma server instead (named
+`<generation>.<collection>`), and the store directory keeps only the pointer, meta.json and the JSON Lines
+files, so several app processes can share one store.
 """
 
 from __future__ import annotations
@@ -36,12 +37,14 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import chromadb
+import numpy as np
 from chromadb.config import Settings
 
 from foundation.settings import PROJECT_ROOT
 from kb.bank import BankEntry
 from kb.embeddings import BgeSmallEncoder, Encoder, OfflineBgeEmbedding
 from kb.jsonl import read_jsonl
+from kb.multilingual import MultilingualEncoder
 from kb.passage import Passage
 from kb.sources import Sources
 
@@ -68,6 +71,10 @@ class Part:
 PASSAGES = Part("passages", "passages.jsonl")
 BANK = Part("bank", "bank.jsonl")  # the question bank (`kb.bank`), indexed like the passages
 GENERATION_PARTS: tuple[Part, ...] = (PASSAGES, BANK)
+# Vectors a search needs besides Chroma's, computed once at build time instead of at every start: the questions
+# about flying that no unit answers (`kb.bank.load_outside`) with their texts, and every bank entry through the
+# multilingual encoder, in bank.jsonl's order.
+VECTORS = "vectors.npz"
 
 
 class StoreMissingError(RuntimeError):
@@ -92,6 +99,20 @@ class StoreUnreachableError(RuntimeError):
 
 class BuildLockedError(RuntimeError):
     """Another build holds the store's lock."""
+
+
+@dataclass(frozen=True)
+class Encoders:
+    """The models a generation's vectors come from: `english` for passages, bank entries and outside questions,
+    `multilingual` for the bank entries a French question is compared with. Tests give fakes (`testing/`)."""
+
+    english: Encoder
+    multilingual: Encoder
+
+
+def default_encoders() -> Encoders:
+    """The shipped models: bge-small-en and the multilingual encoder."""
+    return Encoders(BgeSmallEncoder(), MultilingualEncoder())
 
 
 def embed_hash(model_id: str, text: str, as_question: bool = False) -> str:
@@ -150,6 +171,7 @@ def _server_client(url: str) -> chromadb.ClientAPI:
 
 
 COPY_PREFIX = "passenger-kb-"
+COPIES = "copies"  # the private copies of local generations, inside the store directory
 
 
 def _collection_name(generation: str, part: Part, server: str) -> str:
@@ -189,8 +211,10 @@ def _private_copy(store_dir: Path, directory: Path) -> tempfile.TemporaryDirecto
     process id, so that the copies of a process that was killed (its cleanup never ran) can be told apart."""
     if not (directory / CHROMA_DIR).is_dir():
         return None
-    remove_orphaned_copies(Path(tempfile.gettempdir()))
-    copy = tempfile.TemporaryDirectory(prefix=f"{COPY_PREFIX}{os.getpid()}-", ignore_cleanup_errors=True)
+    copies = store_dir / COPIES
+    copies.mkdir(exist_ok=True)
+    remove_orphaned_copies(copies)
+    copy = tempfile.TemporaryDirectory(prefix=f"{COPY_PREFIX}{os.getpid()}-", dir=copies, ignore_cleanup_errors=True)
     try:
         shutil.copytree(directory / CHROMA_DIR, _copy_dir(copy))
     except OSError as error:
@@ -199,10 +223,10 @@ def _private_copy(store_dir: Path, directory: Path) -> tempfile.TemporaryDirecto
     return copy
 
 
-def remove_orphaned_copies(temp_dir: Path) -> None:
+def remove_orphaned_copies(copies: Path) -> None:
     """Remove the private copies (about 14 MB each) of processes that no longer run: a page process that was
     killed leaves its copies behind, and every later open sweeps them."""
-    for path in temp_dir.glob(f"{COPY_PREFIX}*-*"):
+    for path in copies.glob(f"{COPY_PREFIX}*-*"):
         owner = path.name.removeprefix(COPY_PREFIX).split("-", 1)[0]
         if owner.isdigit() and not _running(int(owner)):
             shutil.rmtree(path, ignore_errors=True)
@@ -238,10 +262,16 @@ class KnowledgeBase:
     and the sources it was built from."""
 
     def __init__(
-        self, directory: Path, meta: dict, records: dict[str, list[dict]], vectors: _Vectors, encoder: Encoder
+        self,
+        directory: Path,
+        meta: dict,
+        records: dict[str, list[dict]],
+        arrays: dict[str, np.ndarray],
+        vectors: _Vectors,
+        encoders: Encoders,
     ):
         self.directory = directory
-        self.encoder = encoder  # the model its vectors were made with, and so the one its questions need
+        self.encoders = encoders  # the models its vectors were made with, and so the ones its questions need
         self.meta = meta
         self.sources = Sources.from_record(meta["sources"])
         self.records = records
@@ -252,22 +282,25 @@ class KnowledgeBase:
         self.collection = self.collections[PASSAGES.collection]
         self.bank = [BankEntry(**record) for record in records[BANK.collection]]
         self.bank_collection = self.collections[BANK.collection]
+        self.outside_texts = list(arrays["outside_texts"])
+        self.outside = arrays["outside"]  # English question vectors, one row per outside question
+        self.bank_multilingual = arrays["bank_multilingual"]  # multilingual vectors, one row per bank entry
 
     @classmethod
-    def open(cls, store_dir: Path, chroma_url: str = "", encoder: Encoder | None = None) -> KnowledgeBase:
+    def open(cls, store_dir: Path, chroma_url: str = "", encoders: Encoders | None = None) -> KnowledgeBase:
         """The current generation, verified; raises StoreMissingError, StoreDamagedError, ModelMismatchError or
         StoreUnreachableError, each saying what to do. `chroma_url` names the Chroma server holding the
-        collections ("" for Chroma files inside the store directory); `encoder` is the model it must have been
-        built with (bge-small-en unless a test says otherwise)."""
-        encoder = encoder or default_encoder()
+        collections ("" for Chroma files inside the store directory); `encoders` are the models it must have been
+        built with (the shipped ones unless a test says otherwise)."""
+        encoders = encoders or default_encoders()
         name = _pointed_generation(store_dir)
         try:
-            return verify_generation(store_dir, name, chroma_url, encoder)
+            return verify_generation(store_dir, name, chroma_url, encoders)
         except StoreDamagedError:
             if _pointed_generation(store_dir) == name:
                 raise
             # a build switched meanwhile
-            return verify_generation(store_dir, _pointed_generation(store_dir), chroma_url, encoder)
+            return verify_generation(store_dir, _pointed_generation(store_dir), chroma_url, encoders)
 
     def server_unreachable(self) -> bool:
         """True when the collections live on a Chroma server that no longer answers."""
@@ -300,12 +333,8 @@ def _pointed_generation(store_dir: Path) -> str:
     return name
 
 
-def default_encoder() -> Encoder:
-    return BgeSmallEncoder()
-
-
 def verify_generation(
-    store_dir: Path, name: str, chroma_url: str = "", encoder: Encoder | None = None
+    store_dir: Path, name: str, chroma_url: str = "", encoders: Encoders | None = None
 ) -> KnowledgeBase:
     """Open generation `name` only if it is intact; StoreDamagedError names the first fault found.
 
@@ -317,8 +346,8 @@ def verify_generation(
     directory = store_dir / name
     if not directory.is_dir():
         raise StoreDamagedError(store_dir, f"{CURRENT} names {name}, which does not exist")
-    encoder = encoder or default_encoder()
-    meta = _read_meta(store_dir, directory, encoder.model_id)
+    encoders = encoders or default_encoders()
+    meta = _read_meta(store_dir, directory, encoders)
     if meta["chroma_server"] != server:
         built_for = meta["chroma_server"] or "Chroma files in the store directory"
         raise StoreDamagedError(store_dir, f"it was built for {built_for}, not {server or 'local Chroma files'}")
@@ -334,10 +363,12 @@ def verify_generation(
     vectors = _Vectors(store_dir, server, copy)
     try:
         records = {part.collection: _read_records(store_dir, directory, part, meta) for part in GENERATION_PARTS}
+        arrays = _read_vectors(store_dir, directory, meta)
         for part in GENERATION_PARTS:
-            _check_collection(store_dir, vectors, name, part, meta["counts"][part.collection], encoder.model_id)
+            expected = meta["counts"][part.collection]
+            _check_collection(store_dir, vectors, name, part, expected, encoders.english.model_id)
         try:
-            return KnowledgeBase(directory, meta, records, vectors, encoder)
+            return KnowledgeBase(directory, meta, records, arrays, vectors, encoders)
         except (KeyError, TypeError) as error:
             raise StoreDamagedError(
                 store_dir, f"{name}/{PASSAGES.records} or {BANK.records} holds a record of the wrong shape"
@@ -347,7 +378,7 @@ def verify_generation(
         raise
 
 
-def _read_meta(store_dir: Path, directory: Path, model_id: str) -> dict:
+def _read_meta(store_dir: Path, directory: Path, encoders: Encoders) -> dict:
     path = directory / META
     try:
         meta = json.loads(path.read_text(encoding="utf-8"))
@@ -357,11 +388,12 @@ def _read_meta(store_dir: Path, directory: Path, model_id: str) -> dict:
         raise StoreDamagedError(store_dir, f"{directory.name}/{META} cannot be read ({error})") from error
     if not isinstance(meta, dict):
         raise StoreDamagedError(store_dir, f"{directory.name}/{META} is not a JSON object")
-    if meta.get("model_id") != model_id:
-        raise ModelMismatchError(
-            f"The knowledge base at {store_dir} was built with the embedding model {meta.get('model_id')!r}, "
-            f"but this installation uses {model_id!r}. Rebuild it: python -m ingest"
-        )
+    for key, encoder in (("model_id", encoders.english), ("multilingual_model_id", encoders.multilingual)):
+        if meta.get(key) != encoder.model_id:
+            raise ModelMismatchError(
+                f"The knowledge base at {store_dir} was built with the embedding model {meta.get(key)!r}, "
+                f"but this installation uses {encoder.model_id!r}. Rebuild it: python -m ingest"
+            )
     counts, files = meta.get("counts"), meta.get("files")
     valid = (
         isinstance(counts, dict)
@@ -374,7 +406,24 @@ def _read_meta(store_dir: Path, directory: Path, model_id: str) -> dict:
     )
     if not valid:
         raise StoreDamagedError(store_dir, f"{directory.name}/{META} lacks the counts and checksums of its files")
+    if VECTORS not in files:
+        raise StoreDamagedError(store_dir, f"{directory.name} was built by an earlier version, without {VECTORS}")
     return meta
+
+
+def _read_vectors(store_dir: Path, directory: Path, meta: dict) -> dict[str, np.ndarray]:
+    """The build-time vectors, each array the shape its texts say."""
+    where = f"{directory.name}/{VECTORS}"
+    try:
+        with np.load(directory / VECTORS, allow_pickle=False) as stored:
+            arrays = {name: stored[name] for name in ("outside_texts", "outside", "bank_multilingual")}
+    except (OSError, ValueError, KeyError) as error:
+        raise StoreDamagedError(store_dir, f"{where} cannot be read ({error})") from error
+    expected = {"outside": len(arrays["outside_texts"]), "bank_multilingual": meta["counts"][BANK.collection]}
+    for name, rows in expected.items():
+        if arrays[name].ndim != 2 or arrays[name].shape[0] != rows:
+            raise StoreDamagedError(store_dir, f"{where} holds {name} of shape {arrays[name].shape}, not {rows} rows")
+    return arrays
 
 
 def _check_files(store_dir: Path, directory: Path, meta: dict, chroma_copy: Path | None) -> None:
@@ -457,13 +506,18 @@ def _server_answers(vectors: _Vectors) -> bool:
 # -- building ---------------------------------------------------------------------------------------------------
 
 
-def fingerprint(indexed: list[IndexedPassage], sources: Sources, bank: list[BankEntry], model_id: str) -> str:
-    digest = hashlib.sha256(model_id.encode())
+def fingerprint(
+    indexed: list[IndexedPassage], sources: Sources, bank: list[BankEntry], outside: list[str], encoders: Encoders
+) -> str:
+    model_id = encoders.english.model_id
+    digest = hashlib.sha256(f"{model_id}\n{encoders.multilingual.model_id}".encode())
     for item in indexed:
         digest.update(item.passage.content_hash.encode())
         digest.update(embed_hash(model_id, item.index_text).encode())
     for entry in bank:
         digest.update(entry.id.encode())
+    for text in outside:
+        digest.update(hashlib.sha256(f"outside\n{text}".encode()).digest())
     digest.update(json.dumps(sources.to_record(), sort_keys=True).encode())
     return digest.hexdigest()
 
@@ -513,27 +567,28 @@ def build(
     on_wait: Callable[[str], None] | None = None,
     bank: Iterable[BankEntry] = (),
     chroma_url: str = "",
-    encoder: Encoder | None = None,
+    outside: Iterable[str] = (),
+    encoders: Encoders | None = None,
 ) -> BuildReport:
-    """Write a new generation from `indexed` and the question `bank` and switch to it, unless an intact current
-    one has the same inputs.
+    """Write a new generation from `indexed`, the question `bank` and the `outside` questions (about flying, answered
+    by no unit) and switch to it, unless an intact current one has the same inputs.
 
     `sources` (what the snapshot's manifests say: instruments, consolidation dates, licence, pages) is kept in
     the generation's metadata for the page's status panel. `progress` wraps the embedding batches. Every run
     removes old, partial and damaged generations, keeping the current one and the one it replaced. The
-    collections go to the Chroma server `chroma_url`, or ("") into the generation's directory. `encoder` makes the
-    vectors (bge-small-en unless a test says otherwise).
+    collections go to the Chroma server `chroma_url`, or ("") into the generation's directory. `encoders` make the
+    vectors (the shipped models unless a test says otherwise).
     """
-    encoder = encoder or default_encoder()
-    model_id = encoder.model_id
     started = time.monotonic()
+    encoders = encoders or default_encoders()
+    model_id = encoders.english.model_id
     ids = [item.passage.id for item in indexed]
     if len(set(ids)) != len(ids):
         raise ValueError("Two passages share an id; the loader must number the parts of a unit.")
-    bank = list(bank)
-    print_ = fingerprint(indexed, sources, bank, model_id)
+    bank, outside = list(bank), list(outside)
+    print_ = fingerprint(indexed, sources, bank, outside, encoders)
     with build_lock(store_dir, lock_wait, on_wait):
-        previous, repaired = _intact_current(store_dir, chroma_url, encoder)
+        previous, repaired = _intact_current(store_dir, chroma_url, encoders)
         if previous is not None and previous.meta["fingerprint"] == print_:
             keep = {previous.directory.name, previous.meta.get("replaces") or ""}
             previous.close()
@@ -543,7 +598,8 @@ def build(
             )
         texts = {embed_hash(model_id, item.index_text): item.index_text for item in indexed}
         questions = {bank_hash(model_id, entry): entry.text for entry in bank}
-        reusable = _reusable_embeddings(store_dir, chroma_url, previous, set(texts) | set(questions), encoder)
+        reusable = _reusable_embeddings(store_dir, chroma_url, previous, set(texts) | set(questions), encoders)
+        multilingual_reusable = _reusable_multilingual(previous)
         replaces = previous.directory.name if previous is not None else ""
         if previous is not None:
             previous.close()
@@ -552,13 +608,14 @@ def build(
         vectors = {h: reusable[h] for h in [*texts, *questions] if h in reusable}
         batches = [to_embed[start : start + 64] for start in range(0, len(to_embed), 64)]
         for batch in progress(batches):
-            for kind, encode in ((texts, encoder.passages), (questions, encoder.queries)):
+            for kind, encode in ((texts, encoders.english.passages), (questions, encoders.english.queries)):
                 hashes = [h for h in batch if h in kind]
                 if hashes:
                     for hash_, vector in zip(hashes, encode([kind[h] for h in hashes]), strict=True):
                         vectors[hash_] = vector.tolist()
+        arrays = _search_vectors(bank, outside, multilingual_reusable, encoders)
         _write_generation(
-            store_dir, chroma_url, generation, indexed, bank, vectors, print_, sources, replaces, model_id
+            store_dir, chroma_url, generation, indexed, bank, vectors, arrays, print_, sources, replaces, encoders
         )
         _switch_to(store_dir, generation)
         removed = _remove_other_generations(store_dir, {generation, replaces}, chroma_url)
@@ -574,10 +631,10 @@ def build(
     )
 
 
-def _intact_current(store_dir: Path, chroma_url: str, encoder: Encoder) -> tuple[KnowledgeBase | None, str]:
+def _intact_current(store_dir: Path, chroma_url: str, encoders: Encoders) -> tuple[KnowledgeBase | None, str]:
     """The current generation if it passes the integrity check, else None and why it was not kept."""
     try:
-        return verify_generation(store_dir, _pointed_generation(store_dir), chroma_url, encoder), ""
+        return verify_generation(store_dir, _pointed_generation(store_dir), chroma_url, encoders), ""
     except StoreMissingError:
         return None, ""
     except StoreDamagedError as error:
@@ -587,25 +644,51 @@ def _intact_current(store_dir: Path, chroma_url: str, encoder: Encoder) -> tuple
 
 
 def _reusable_embeddings(
-    store_dir: Path, chroma_url: str, previous: KnowledgeBase | None, wanted: set[str], encoder: Encoder
+    store_dir: Path, chroma_url: str, previous: KnowledgeBase | None, wanted: set[str], encoders: Encoders
 ) -> dict[str, list[float]]:
     """embed_hash -> vector from the intact current generation, or else from the newest other intact one.
 
     Vectors are taken only from a generation that passed the integrity check, so a damaged index never
-    leaks wrong vectors into a rebuild.
+    leaks wrong vectors into a rebuild. A store moving to a Chroma server reuses the vectors of its local files.
     """
     if previous is not None:
         return _stored_embeddings(previous, wanted)
     for directory in sorted(store_dir.glob(f"{GENERATION_PREFIX}*"), reverse=True):
         try:
-            candidate = verify_generation(store_dir, directory.name, chroma_url, encoder)
+            candidate = verify_generation(store_dir, directory.name, chroma_url, encoders)
         except (StoreDamagedError, ModelMismatchError):
+            try:
+                candidate = verify_generation(store_dir, directory.name, "", encoders) if chroma_url else None
+            except (StoreDamagedError, ModelMismatchError):
+                candidate = None
+        if candidate is None:
             continue
         try:
             return _stored_embeddings(candidate, wanted)
         finally:
             candidate.close()
     return {}
+
+
+def _reusable_multilingual(previous: KnowledgeBase | None) -> dict[str, np.ndarray]:
+    """bank text -> multilingual vector, from the intact current generation."""
+    if previous is None:
+        return {}
+    return {entry.text: vector for entry, vector in zip(previous.bank, previous.bank_multilingual, strict=True)}
+
+
+def _search_vectors(
+    bank: list[BankEntry], outside: list[str], reusable: dict[str, np.ndarray], encoders: Encoders
+) -> dict[str, np.ndarray]:
+    """The arrays of VECTORS: the outside questions encoded as questions, every bank entry through the
+    multilingual encoder (only texts the previous generation lacks)."""
+    new = list(dict.fromkeys(entry.text for entry in bank if entry.text not in reusable))  # in bank order
+    known = reusable | dict(zip(new, encoders.multilingual.passages(new) if new else [], strict=True))
+    return {
+        "outside_texts": np.array(outside, dtype=str),
+        "outside": encoders.english.queries(outside) if outside else np.zeros((0, 1), dtype=np.float32),
+        "bank_multilingual": np.stack([known[entry.text] for entry in bank]) if bank else np.zeros((0, 1)),
+    }
 
 
 def _stored_embeddings(knowledge_base: KnowledgeBase, wanted: set[str]) -> dict[str, list[float]]:
@@ -625,10 +708,11 @@ def _write_generation(
     indexed: list[IndexedPassage],
     bank: list[BankEntry],
     vectors: dict[str, list[float]],
+    arrays: dict[str, np.ndarray],
     print_: str,
     sources: Sources,
     replaces: str,
-    model_id: str,
+    encoders: Encoders,
 ) -> None:
     """Every file of a new generation, meta.json (with the checksums of the others) last."""
     directory = store_dir / generation
@@ -638,14 +722,14 @@ def _write_generation(
         if server
         else chromadb.PersistentClient(path=str(directory / CHROMA_DIR), settings=_settings())
     )
-    passage_hashes = [embed_hash(model_id, item.index_text) for item in indexed]
-    bank_hashes = [bank_hash(model_id, entry) for entry in bank]
+    passage_hashes = [embed_hash(encoders.english.model_id, item.index_text) for item in indexed]
+    bank_hashes = [bank_hash(encoders.english.model_id, entry) for entry in bank]
     with closing(client):
         _add_collection(
             client,
             _collection_name(generation, PASSAGES, server),
             _store_id(store_dir),
-            model_id,
+            encoders.english.model_id,
             ids=[item.passage.id for item in indexed],
             embeddings=[vectors[h] for h in passage_hashes],
             documents=[item.index_text for item in indexed],
@@ -655,7 +739,7 @@ def _write_generation(
             client,
             _collection_name(generation, BANK, server),
             _store_id(store_dir),
-            model_id,
+            encoders.english.model_id,
             ids=[entry.id for entry in bank],
             embeddings=[vectors[h] for h in bank_hashes],
             documents=[entry.text for entry in bank],
@@ -669,13 +753,16 @@ def _write_generation(
         [{"passage": item.passage.to_record(), "index_text": item.index_text} for item in indexed],
     )
     _write_records(directory / BANK.records, [entry.to_record() for entry in bank])
+    with (directory / VECTORS).open("wb") as out:
+        np.savez(out, **arrays)
     files = {
         path.relative_to(directory).as_posix(): {"size": path.stat().st_size, "sha256": _sha256(path)}
         for path in sorted(directory.rglob("*"))
         if path.is_file()
     }
     meta = {
-        "model_id": model_id,
+        "model_id": encoders.english.model_id,
+        "multilingual_model_id": encoders.multilingual.model_id,
         "fingerprint": print_,
         "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "counts": {PASSAGES.collection: len(indexed), BANK.collection: len(bank)},

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from kb.bank import load_outside
-from kb.embeddings import Encoder
 from kb.passage import Passage, UnitId, whole_unit
 from kb.situations import load_situations
 from kb.store import KnowledgeBase
@@ -39,13 +37,10 @@ BANK_CANDIDATES = 150
 class SearchEngine:
     """Everything a search needs, loaded once per process and shared by every session; read-only after init."""
 
-    def __init__(
-        self, knowledge_base: KnowledgeBase, weights: Weights | None = None, multilingual: Encoder | None = None
-    ):
-        """`multilingual` reads French questions against every bank entry (the shipped multilingual model unless a
-        test gives another); English vectors come from the encoder the knowledge base was built with."""
+    def __init__(self, knowledge_base: KnowledgeBase, weights: Weights | None = None):
+        """Questions are encoded by the models the knowledge base was built with (`KnowledgeBase.encoders`)."""
         self.knowledge_base = knowledge_base
-        self.encoder = knowledge_base.encoder
+        self.encoder = knowledge_base.encoders.english
         self.weights = weights or Weights()
         self.units: dict[UnitId, dict[str, list[Passage]]] = defaultdict(lambda: defaultdict(list))
         for passage in knowledge_base.passages:
@@ -60,9 +55,12 @@ class SearchEngine:
             self.bank_sparse[lang] = SparseRetriever([e.text for e in entries], units, lang)
         bank = knowledge_base.bank
         self.bank_multilingual = MultilingualRetriever(
-            [e.text for e in bank], [UnitId(e.doc, e.unit) for e in bank], BANK_CANDIDATES, multilingual
+            knowledge_base.bank_multilingual,
+            [UnitId(e.doc, e.unit) for e in bank],
+            BANK_CANDIDATES,
+            knowledge_base.encoders.multilingual,
         )
-        self.outside = self.encoder.queries(load_outside())
+        self.outside = knowledge_base.outside
         self.pinpointer = Pinpointer(knowledge_base.passages, knowledge_base.bank)
         self.situations = load_situations()
 

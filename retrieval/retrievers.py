@@ -14,7 +14,6 @@ import numpy as np
 from rank_bm25 import BM25Okapi
 
 from kb.embeddings import Encoder
-from kb.multilingual import MultilingualEncoder
 from kb.passage import UnitId
 from retrieval.terms import terms
 
@@ -61,11 +60,13 @@ class SparseRetriever:
 
 
 class MultilingualRetriever:
-    """The units of the texts nearest to a question in any language; the texts are embedded once, in memory."""
+    """The units of the texts nearest to a question in any language; the texts' vectors (`embed_multilingual`)
+    are computed when the knowledge base is built."""
 
-    def __init__(self, texts: list[str], units: list[UnitId], candidates: int, encoder: Encoder | None = None):
-        self.encoder = encoder or MultilingualEncoder()
-        self.vectors = self.encoder.passages(texts)
+    def __init__(self, vectors: np.ndarray, units: list[UnitId], candidates: int, encoder: Encoder):
+        """`vectors`: the texts as `encoder` made them when the knowledge base was built."""
+        self.vectors = vectors
+        self.encoder = encoder
         self.units = units
         self.candidates = candidates
 

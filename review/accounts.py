@@ -9,27 +9,26 @@ Roles: a volunteer judges passages and proposes additions to the question bank; 
 those additions, exports the judgements, rebuilds the knowledge base and creates or disables accounts.
 
 Wrong passwords lock an account, and the address they came from, for a growing time; an address is allowed
-more mistakes than an account, since several volunteers may share one. The tables are SQLAlchemy Core, so the
-same code runs on SQLite and PostgreSQL.
+more mistakes than an account, since several volunteers may share one. The tables are SQLAlchemy Core, in the log's
+database and migrations (`review.storage`), so the same code runs on SQLite and PostgreSQL.
 """
 
 from __future__ import annotations
 
 import argparse
 import getpass
-import os
 import sys
 import time
-from contextlib import suppress
 from dataclasses import dataclass
 from enum import StrEnum
-from pathlib import Path
 
 import sqlalchemy as sa
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from foundation.settings import Settings
+from review import storage
+from review.storage import accounts_table, sign_in_failures
 
 FREE_ACCOUNT_ATTEMPTS = 3  # typing mistakes cost nothing; after these, each wrong password locks the account
 FREE_ADDRESS_ATTEMPTS = 10
@@ -38,30 +37,11 @@ MAX_LOCKOUT_SECONDS = 3600
 FREES = (FREE_ACCOUNT_ATTEMPTS, FREE_ADDRESS_ATTEMPTS)  # for the account, then for the address
 FORGET_FAILURES_AFTER = 24 * 3600  # a count of mistakes left alone this long starts again from nothing
 MIN_PASSWORD_CHARS = 12
-MAX_NAME_CHARS = 80
+MAX_NAME_CHARS = storage.MAX_ACCOUNT_NAME_CHARS
 
 _hasher = PasswordHasher()
 _NOBODY = _hasher.hash("an account that does not exist")  # checked against, so an unknown name takes as long
 
-metadata = sa.MetaData()
-accounts_table = sa.Table(
-    "accounts",
-    metadata,
-    sa.Column("name", sa.String(MAX_NAME_CHARS), primary_key=True),
-    sa.Column("role", sa.String(20), nullable=False),
-    sa.Column("password_hash", sa.String(200)),  # none for an account that signs in through the provider only
-    sa.Column("email", sa.String(254), unique=True),
-    sa.Column("disabled", sa.Boolean, nullable=False, default=False),
-    sa.Column("created_at", sa.Float, nullable=False),
-)
-sign_in_failures = sa.Table(
-    "sign_in_failures",
-    metadata,
-    sa.Column("who", sa.String(300), primary_key=True),  # "account:NAME" or "address:IP"
-    sa.Column("failures", sa.Integer, nullable=False),
-    sa.Column("last_failure", sa.Float, nullable=False),
-    sa.Column("locked_until", sa.Float, nullable=False),
-)
 
 
 class Role(StrEnum):
@@ -118,20 +98,13 @@ def lockout_seconds(failures: int, free: int) -> float:
     return float(min(MAX_LOCKOUT_SECONDS, FIRST_LOCKOUT_SECONDS * 2 ** (failures - free)))
 
 
-def open_engine(path: Path) -> sa.Engine:
-    """The SQLite file at `path`, made if missing, readable and writable by its owner only."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with suppress(FileExistsError):
-        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-    return sa.create_engine(f"sqlite:///{path}", connect_args={"timeout": 10})
-
-
 class Accounts:
-    """The accounts and the sign-in lockouts in `engine`'s database; the tables are made on first use."""
+    """The accounts and the sign-in lockouts in the log's database (`review.storage`, SQLite or PostgreSQL); its
+    migrations run on first use."""
 
     def __init__(self, engine: sa.Engine):
         self.engine = engine
-        metadata.create_all(engine)
+        storage.migrate(engine)
 
     def create(self, name: str, role: Role | str, password: str | None = None, email: str | None = None) -> Account:
         """A new account; it signs in with `password`, or through the identity provider as `email`, or both."""
@@ -256,7 +229,7 @@ def _account(row) -> Account:
 def main(argv: list[str] | None = None) -> int:
     """`python -m review.accounts create|disable|enable|password|list`: maintainers manage accounts here too."""
     parser = argparse.ArgumentParser(prog="python -m review.accounts", description=main.__doc__)
-    parser.add_argument("--db", type=Path, help="the accounts file (default: PASSENGER_ACCOUNTS_DB, or beside the log)")
+    parser.add_argument("--database", help="a database address (default: the log's own)")
     commands = parser.add_subparsers(dest="command", required=True)
     create = commands.add_parser("create", help="a new account; asks for its password unless --no-password")
     create.add_argument("name")
@@ -271,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
         commands.add_parser(command, help=what).add_argument("name")
     commands.add_parser("list", help="every account, its role and whether it is disabled")
     args = parser.parse_args(argv)
-    accounts = Accounts(open_engine(args.db or Settings.from_environment().accounts_db))
+    accounts = Accounts(storage.engine_for(args.database or storage.database_url(Settings.from_environment())))
     try:
         if args.command == "create":
             password = None if args.no_password else _ask_password()

@@ -1,18 +1,21 @@
 """Shared pytest fixtures: a knowledge base built from the shipped snapshot once per test run, with the shipped
-encoders (end-to-end tests) or with the fake one (tests of ranking logic)."""
+encoders (end-to-end tests) or with the fake ones (tests of ranking logic), and one real PostgreSQL server."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from ingest.build import build_knowledge_base
 from ingest.laws import load_law_passages
-from kb.store import SOURCES_DIR, KnowledgeBase
+from kb.store import SOURCES_DIR, Encoders, KnowledgeBase
 from testing.fake_encoder import FakeEncoder
+from testing.postgres import new_database, postgres_server
 
 FAKE_MIN_SIMILARITY = 0.5
+FAKE_ENCODERS = Encoders(FakeEncoder(), FakeEncoder())
 
 
 @pytest.fixture(scope="session")
@@ -41,9 +44,9 @@ def law_passages():
 
 @pytest.fixture(scope="session")
 def fake_store_dir(tmp_path_factory) -> Path:
-    """The shipped snapshot built into real Chroma with the fake encoder: seconds, and no model file."""
+    """The shipped snapshot built into real Chroma with the fake encoders: seconds, and no model file."""
     directory = tmp_path_factory.mktemp("fake-store")
-    build_knowledge_base(SOURCES_DIR, directory, encoder=FakeEncoder())
+    build_knowledge_base(SOURCES_DIR, directory, encoders=FAKE_ENCODERS)
     return directory
 
 
@@ -54,5 +57,20 @@ def fake_engine(fake_store_dir):
     from retrieval.engine import SearchEngine
     from retrieval.fusion import Weights
 
-    knowledge_base = KnowledgeBase.open(fake_store_dir, encoder=FakeEncoder())
-    return SearchEngine(knowledge_base, Weights(min_similarity=FAKE_MIN_SIMILARITY), multilingual=FakeEncoder())
+    knowledge_base = KnowledgeBase.open(fake_store_dir, encoders=FAKE_ENCODERS)
+    return SearchEngine(knowledge_base, Weights(min_similarity=FAKE_MIN_SIMILARITY))
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[str]:
+    """One real PostgreSQL server for the whole run; a server that cannot start fails the tests that need it."""
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, tmp_path) -> str:
+    """An empty log database, once a SQLite file and once a database on the real PostgreSQL server."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'log.sqlite3'}"
+    return new_database(request.getfixturevalue("postgres"))

@@ -15,8 +15,9 @@ from kb.store import current_generation
 from page.marking import marked_html
 from page.wording import TEXT, escape_markdown
 from retrieval.outcome import Outcome
-from review.accounts import Accounts, Role, open_engine
+from review.accounts import Accounts, Role
 from review.log import FeedbackLog
+from review.storage import engine_for
 from testing.openai_stub import StubEndpoint
 
 COMPOUND = (
@@ -32,7 +33,6 @@ def feedback_db(store_dir, tmp_path, monkeypatch) -> Path:
     """The page pointed at the session's knowledge base and a fresh feedback log, with no language service."""
     monkeypatch.setenv("PASSENGER_KB_STORE", str(store_dir))
     monkeypatch.setenv("PASSENGER_FEEDBACK_DB", str(tmp_path / "feedback.sqlite3"))
-    monkeypatch.setenv("PASSENGER_ACCOUNTS_DB", str(tmp_path / "accounts.sqlite3"))
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PASSENGER_LLM_MODEL"):
         monkeypatch.delenv(name, raising=False)
     return tmp_path / "feedback.sqlite3"
@@ -43,7 +43,7 @@ def feedback_db(store_dir, tmp_path, monkeypatch) -> Path:
 
 
 def accounts_beside(feedback_db: Path) -> Accounts:
-    return Accounts(open_engine(feedback_db.with_name("accounts.sqlite3")))
+    return Accounts(engine_for(f"sqlite:///{feedback_db}"))
 
 
 def as_maintainer(feedback_db: Path) -> AppTest:

@@ -28,7 +28,8 @@ from playwright.sync_api import Page, sync_playwright
 from query_understanding import understand
 from retrieval.engine import SearchEngine
 from retrieval.search import search_dialogue
-from review.accounts import Accounts, Role, open_engine
+from review.accounts import Accounts, Role
+from review.storage import engine_for
 from testing.local_server import free_port
 from testing.openai_stub import StubEndpoint
 
@@ -73,12 +74,11 @@ def streamlit_page(
     """The page served by `streamlit run app.py` on a free local port (or `port`), with a maintainer's account
     `max`; `arguments` go to `streamlit run`, `settings` are extra environment."""
     port = port or free_port()
-    Accounts(open_engine(directory / "accounts.sqlite3")).create("max", Role.MAINTAINER, REVIEW_PASSWORD)
+    Accounts(engine_for(f"sqlite:///{directory / 'feedback.sqlite3'}")).create("max", Role.MAINTAINER, REVIEW_PASSWORD)
     env = {
         **os.environ,
         "PASSENGER_KB_STORE": str(store_dir),
         "PASSENGER_FEEDBACK_DB": str(directory / "feedback.sqlite3"),
-        "PASSENGER_ACCOUNTS_DB": str(directory / "accounts.sqlite3"),
     }
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
         env.pop(name, None)
@@ -293,7 +293,7 @@ def identity_provider() -> Iterator[str]:
 @pytest.fixture(scope="module")
 def review_url(store_dir, tmp_path_factory) -> Iterator[str]:
     directory = tmp_path_factory.mktemp("sign-in")
-    accounts = Accounts(open_engine(directory / "accounts.sqlite3"))
+    accounts = Accounts(engine_for(f"sqlite:///{directory / 'feedback.sqlite3'}"))
     accounts.create("vera", Role.VOLUNTEER, email="vera@example.org")
     accounts.create("mia", Role.MAINTAINER, email="mia@example.org")
     port = free_port()

@@ -11,8 +11,10 @@ from streamlit.testing.v1 import AppTest
 
 from page.wording import TEXT, escape_markdown
 from retrieval.outcome import Outcome
-from review.accounts import Accounts, Role, open_engine
+from review.accounts import Accounts, Role
 from review.log import FeedbackLog
+from review.storage import engine_for
+from testing.postgres import new_database
 
 PASSWORD = "volunteer-pass-phrase"
 LLM_SETTINGS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PASSENGER_LLM_MODEL", "PASSENGER_LLM_TIMEOUT")
@@ -23,8 +25,7 @@ def page_env(store_dir, tmp_path, monkeypatch) -> Path:
     """The page on the session's knowledge base, a fresh log, no language service and no review password."""
     monkeypatch.setenv("PASSENGER_KB_STORE", str(store_dir))
     monkeypatch.setenv("PASSENGER_FEEDBACK_DB", str(tmp_path / "feedback.sqlite3"))
-    monkeypatch.setenv("PASSENGER_ACCOUNTS_DB", str(tmp_path / "accounts.sqlite3"))
-    Accounts(open_engine(tmp_path / "accounts.sqlite3")).create("max", Role.MAINTAINER, PASSWORD)
+    Accounts(engine_for(f"sqlite:///{tmp_path / 'feedback.sqlite3'}")).create("max", Role.MAINTAINER, PASSWORD)
     for name in (*LLM_SETTINGS, "PASSENGER_LLM_RETRIES", "PASSENGER_RETENTION_DAYS"):
         monkeypatch.delenv(name, raising=False)
     return tmp_path / "feedback.sqlite3"
@@ -117,3 +118,12 @@ def test_a_log_that_cannot_be_written_is_shown_to_maintainers(page_env, tmp_path
     at = send(open_page(), "My bag was lost on my flight to Halifax")
     assert at.expander, "the passenger still sees the passages"
     assert TEXT["en"]["log_failed"] in [caption.value for caption in at.sidebar.caption]
+
+
+def test_with_a_database_server_configured_a_question_lands_in_postgresql(page_env, postgres, monkeypatch):
+    url = new_database(postgres)
+    monkeypatch.setenv("PASSENGER_DATABASE_URL", url)
+    send(open_page(), "My bag was lost on my flight to Halifax")
+    (turn,) = FeedbackLog(url).recent_turns()
+    assert turn.message == "My bag was lost on my flight to Halifax" and turn.shown
+    assert not page_env.exists(), "nothing went to the SQLite file"

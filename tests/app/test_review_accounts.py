@@ -9,9 +9,9 @@ from streamlit.testing.v1 import AppTest
 
 from kb.bank import BankEntry
 from page.wording import TEXT, escape_markdown
-from review.accounts import Accounts, Role, open_engine
-from review.bank_additions import BankAdditions
+from review.accounts import Accounts, Role
 from review.log import FeedbackLog
+from review.storage import engine_for
 
 PASSWORD = "a long review pass phrase"
 AUTH = {
@@ -29,10 +29,9 @@ def accounts(store_dir, tmp_path, monkeypatch) -> Accounts:
     """The page on the session's knowledge base with one logged turn, and three accounts."""
     monkeypatch.setenv("PASSENGER_KB_STORE", str(store_dir))
     monkeypatch.setenv("PASSENGER_FEEDBACK_DB", str(tmp_path / "feedback.sqlite3"))
-    monkeypatch.setenv("PASSENGER_ACCOUNTS_DB", str(tmp_path / "accounts.sqlite3"))
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
-    accounts = Accounts(open_engine(tmp_path / "accounts.sqlite3"))
+    accounts = Accounts(engine_for(f"sqlite:///{tmp_path / 'feedback.sqlite3'}"))
     accounts.create("vera", Role.VOLUNTEER, PASSWORD, "vera@example.org")
     accounts.create("max", Role.MAINTAINER, PASSWORD, "max@example.org")
     accounts.create("dora", Role.MAINTAINER, PASSWORD, "dora@example.org")
@@ -76,17 +75,17 @@ def test_a_volunteer_judges_and_proposes_but_cannot_export_rebuild_or_accept(acc
     assert not at.exception
     (turn,) = FeedbackLog(tmp_path / "feedback.sqlite3").reviewed_turns()
     assert turn.reviewed_by == "vera" and turn.shown[0].relevant
-    assert [proposal.proposed_by for proposal in BankAdditions(accounts.engine).waiting()] == ["vera"]
+    assert [addition.entry.unit for addition in FeedbackLog(tmp_path / "feedback.sqlite3").bank_additions(False)]
 
 
-def test_a_maintainer_may_export_rebuild_accept_and_manage_accounts(accounts):
-    additions = BankAdditions(accounts.engine)
-    additions.propose([BankEntry("SOR-2019-150", "s19", "en", "What is owed for a long delay?")], by="vera")
+def test_a_maintainer_may_export_rebuild_accept_and_manage_accounts(accounts, tmp_path):
+    log = FeedbackLog(tmp_path / "feedback.sqlite3")
+    log.propose_bank_entries([BankEntry("SOR-2019-150", "s19", "en", "What is owed for a long delay?")])
     at = sign_in(review(), "max", PASSWORD)
     assert all(maintainer_only(at).values())
     assert TEXT["en"]["review_accept"] in labels(at)
     next(button for button in at.button if button.label == TEXT["en"]["review_reject"]).click().run()
-    assert not at.exception and additions.waiting() == []
+    assert not at.exception and log.bank_additions(accepted=False) == []
 
 
 def test_a_maintainer_creates_and_disables_accounts_on_the_page(accounts):
@@ -148,7 +147,6 @@ def test_judgements_name_the_provider_account_in_the_export(accounts, tmp_path):
 
 
 def test_a_fresh_machine_with_no_account_says_how_to_make_the_first(store_dir, tmp_path, monkeypatch):
-    monkeypatch.setenv("PASSENGER_ACCOUNTS_DB", str(tmp_path / "accounts.sqlite3"))
     monkeypatch.setenv("PASSENGER_FEEDBACK_DB", str(tmp_path / "feedback.sqlite3"))
     at = review()
     assert "python -m review.accounts create" in at.info[0].value and not at.text_input

@@ -20,11 +20,13 @@ from foundation.settings import (
 
 def test_defaults():
     settings = Settings.from_environment({})
-    assert settings.store_dir == PROJECT_ROOT / "kb" / "store"
+    assert settings.data_dir == PROJECT_ROOT / "data"
+    assert settings.store_dir == PROJECT_ROOT / "data" / "store"
     assert settings.chroma_url == ""
-    assert settings.feedback_db == PROJECT_ROOT / "kb" / "feedback.sqlite3"
+    assert settings.feedback_db == PROJECT_ROOT / "data" / "feedback.sqlite3"
+    assert settings.database_url == ""
     assert settings.retention_days == DEFAULT_RETENTION_DAYS == 90
-    assert settings.accounts_db == PROJECT_ROOT / "kb" / "accounts.sqlite3" and not settings.identity_provider
+    assert not settings.identity_provider
     assert settings.llm is None and settings.problems == ()
 
 
@@ -38,6 +40,20 @@ def test_paths_and_the_chroma_server_are_read(tmp_path):
     )
     assert settings.store_dir == tmp_path / "store" and settings.feedback_db == tmp_path / "log.sqlite3"
     assert settings.chroma_url == "http://127.0.0.1:8000"
+
+
+def test_one_data_folder_holds_the_store_and_the_log_unless_one_is_moved(tmp_path):
+    settings = Settings.from_environment({"PASSENGER_DATA_DIR": str(tmp_path)})
+    assert settings.store_dir == tmp_path / "store" and settings.feedback_db == tmp_path / "feedback.sqlite3"
+    moved = Settings.from_environment({"PASSENGER_DATA_DIR": str(tmp_path), "PASSENGER_KB_STORE": "/srv/kb"})
+    assert moved.store_dir == Path("/srv/kb") and moved.feedback_db == tmp_path / "feedback.sqlite3"
+
+
+def test_the_database_address_is_read_and_never_shown_with_its_password():
+    url = "postgresql://passenger:s3cret@127.0.0.1:5432/passenger"
+    settings = Settings.from_environment({"PASSENGER_DATABASE_URL": f" {url} "})
+    assert settings.database_url == url
+    assert "s3cret" not in repr(settings)
 
 
 def test_the_process_environment_is_the_default(monkeypatch, tmp_path):

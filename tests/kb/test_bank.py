@@ -7,10 +7,11 @@ import shutil
 from pathlib import Path
 
 from ingest.build import build_knowledge_base
-from kb.bank import BANK_DIR, BankEntry, append_entry, load_bank
+from kb.bank import BANK_DIR, OUTSIDE_DIR, load_bank, load_outside
 from kb.store import SOURCES_DIR, KnowledgeBase
 from retrieval.engine import SearchEngine
 from retrieval.search import search_dialogue
+from review import storage
 from review.log import FeedbackLog
 
 KNOWN = {("SOR-2019-110", "s1"), ("SOR-2019-110", "s2")}
@@ -84,11 +85,23 @@ def test_only_changed_bank_entries_are_embedded_again(tmp_path):
     assert knowledge_base.bank_collection.count() == 2
 
 
-def test_an_accepted_entry_goes_to_the_volunteers_file(tmp_path):
-    path = append_entry(BankEntry("SOR-2019-110", "s1", "en", "stuck on the plane at the gate"), tmp_path)
-    entries, problems = load_bank(KNOWN, tmp_path)
-    assert path.name == "volunteers.jsonl" and not problems
-    assert entries == [BankEntry("SOR-2019-110", "s1", "en", "stuck on the plane at the gate")]
+def test_an_out_of_scope_question_is_served_from_the_generation_only_after_ingest(tmp_path):
+    sources, store, outside = small_sources(tmp_path, ("SOR-2019-110.xml",)), tmp_path / "store", tmp_path / "outside"
+    shutil.copytree(OUTSIDE_DIR, outside)
+    build_knowledge_base(sources, store, outside_dir=outside)
+    built = KnowledgeBase.open(store)
+    assert built.outside_texts == load_outside() and len(built.outside) == len(built.outside_texts)
+    built.close()
+
+    write_lines(outside / "more.jsonl", [json.dumps({"lang": "en", "text": "Can I bring my parrot on board?"})])
+    reopened = KnowledgeBase.open(store)
+    assert "Can I bring my parrot on board?" not in reopened.outside_texts  # nothing changes without a build
+    reopened.close()
+    build_knowledge_base(sources, store, outside_dir=outside)
+    rebuilt = KnowledgeBase.open(store)
+    assert "Can I bring my parrot on board?" in rebuilt.outside_texts
+    assert len(rebuilt.outside) == len(built.outside) + 1
+    rebuilt.close()
 
 
 def test_every_shipped_bank_entry_names_a_unit_of_the_knowledge_base(knowledge_base):
@@ -97,7 +110,7 @@ def test_every_shipped_bank_entry_names_a_unit_of_the_knowledge_base(knowledge_b
     assert len(knowledge_base.bank) == len(entries) > 1000
 
 
-def test_a_question_that_missed_its_unit_finds_it_once_a_volunteer_adds_it_to_the_bank(tmp_path):
+def test_a_question_that_missed_its_unit_finds_it_once_a_maintainer_accepts_a_volunteers_entry(tmp_path):
     sources, store, bank = small_sources(tmp_path, ("SOR-2019-150.xml",)), tmp_path / "store", tmp_path / "bank"
     shutil.copytree(BANK_DIR, bank)
     build_knowledge_base(sources, store, bank_dir=bank)
@@ -112,10 +125,16 @@ def test_a_question_that_missed_its_unit_finds_it_once_a_volunteer_adds_it_to_th
     entries = turn.bank_entries("en")
     assert [(e.doc, e.unit) for e in entries] == [("SOR-2019-150", "s24")]
     assert "613-555-0199" not in entries[0].text and "axe" in entries[0].text
-    for entry in entries:
-        append_entry(entry, bank)
+    log.propose_bank_entries(entries)
+    database = storage.engine_for(log.url)
+    accepted = storage.accepted_bank_entries
+    report, _, _ = build_knowledge_base(sources, store, bank_dir=bank, additions=accepted(database))
+    assert report.unchanged, "a proposed entry waits for a maintainer"
 
-    report, _, _ = build_knowledge_base(sources, store, bank_dir=bank)
+    (waiting,) = log.bank_additions(accepted=False)
+    log.accept_bank_addition(waiting.id)
+    report, _, _ = build_knowledge_base(sources, store, bank_dir=bank, additions=accepted(database))
     assert report.embedded == 1  # only the new entry
+    assert not list(bank.glob("volunteers*")), "nothing is written under the bank's files"
     found = search_dialogue([question], SearchEngine(KnowledgeBase.open(store)))
     assert ("SOR-2019-150", "s24") in {p.unit_id for p in found.shown_passages}

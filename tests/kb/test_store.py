@@ -10,7 +10,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import replace
@@ -157,7 +156,7 @@ def small_store(tmp_path_factory) -> tuple[Path, Path]:
 
 
 def copy_store(small_store, tmp_path: Path) -> Path:
-    shutil.copytree(small_store[1], tmp_path / "store")
+    shutil.copytree(small_store[1], tmp_path / "store", ignore=shutil.ignore_patterns("copies"))
     return tmp_path / "store"
 
 
@@ -296,16 +295,16 @@ def test_two_ingest_commands_at_once_both_finish_and_one_repairs(small_store, tm
     KnowledgeBase.open(store).close()
 
 
-def test_private_copies_left_by_a_killed_process_are_removed_at_the_next_open(small_store, tmp_path, monkeypatch):
-    temp_dir = tmp_path / "tmp"
+def test_private_copies_left_by_a_killed_process_are_removed_at_the_next_open(small_store, tmp_path):
+    store = copy_store(small_store, tmp_path)
+    temp_dir = store / "copies"
     temp_dir.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(temp_dir))
     ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     orphan = temp_dir / f"passenger-kb-{ended.stdout.strip()}-x1y2"
     (orphan / "chroma").mkdir(parents=True)
     unrelated = temp_dir / "passenger-kb-notapid"
     unrelated.mkdir()
-    knowledge_base = KnowledgeBase.open(small_store[1])
+    knowledge_base = KnowledgeBase.open(store)
     assert not orphan.exists() and unrelated.exists()
     own = [path for path in temp_dir.iterdir() if path.name.startswith(f"passenger-kb-{os.getpid()}-")]
     assert len(own) == 1

@@ -9,7 +9,6 @@ from kb.store import SOURCES_DIR
 from kb.verbatim import check_unit
 from retrieval.engine import SearchEngine
 from retrieval.search import search_dialogue
-from testing.fake_encoder import FakeEncoder
 
 
 def units(hits):
@@ -33,7 +32,7 @@ def test_each_hit_is_one_whole_unit_at_most_k_best_first(fake_engine):
 
 
 def with_weights(engine, **changes):
-    return SearchEngine(engine.knowledge_base, replace(engine.weights, **changes), multilingual=FakeEncoder())
+    return SearchEngine(engine.knowledge_base, replace(engine.weights, **changes))
 
 
 def test_the_closeness_gate_and_the_relative_cut_hold(fake_engine):

@@ -11,14 +11,15 @@ import threading
 import pytest
 
 from review import accounts as module
-from review.accounts import AccountError, Accounts, Action, Role, lockout_seconds, open_engine
+from review.accounts import AccountError, Accounts, Action, Role, lockout_seconds
+from review.storage import engine_for
 
 PASSWORD = "correct horse battery"
 
 
 @pytest.fixture
 def accounts(tmp_path) -> Accounts:
-    return Accounts(open_engine(tmp_path / "accounts.sqlite3"))
+    return Accounts(engine_for(f"sqlite:///{tmp_path / 'accounts.sqlite3'}"))
 
 
 def test_passwords_are_stored_as_argon2_hashes_only(accounts, tmp_path):
@@ -122,13 +123,13 @@ def test_a_name_or_email_has_one_account(accounts):
 
 
 def test_the_command_creates_lists_and_disables(tmp_path, monkeypatch, capsys):
-    db = str(tmp_path / "accounts.sqlite3")
+    db = f"sqlite:///{tmp_path / 'accounts.sqlite3'}"
     monkeypatch.setattr("sys.stdin", io.StringIO(PASSWORD + "\n"))
-    assert module.main(["--db", db, "create", "max", "--role", "maintainer"]) == 0
-    assert module.main(["--db", db, "create", "ana", "--email", "ana@example.org", "--no-password"]) == 0
-    assert module.main(["--db", db, "disable", "ana"]) == 0
-    assert module.main(["--db", db, "disable", "nobody"]) == 1
-    assert module.main(["--db", db, "list"]) == 0
+    assert module.main(["--database", db, "create", "max", "--role", "maintainer"]) == 0
+    assert module.main(["--database", db, "create", "ana", "--email", "ana@example.org", "--no-password"]) == 0
+    assert module.main(["--database", db, "disable", "ana"]) == 0
+    assert module.main(["--database", db, "disable", "nobody"]) == 1
+    assert module.main(["--database", db, "list"]) == 0
     out = capsys.readouterr().out
     assert "ana\tvolunteer\tana@example.org (disabled)" in out and "max\tmaintainer\t" in out
-    assert Accounts(open_engine(tmp_path / "accounts.sqlite3")).sign_in("max", PASSWORD, "x").account
+    assert Accounts(engine_for(f"sqlite:///{tmp_path / 'accounts.sqlite3'}")).sign_in("max", PASSWORD, "x").account

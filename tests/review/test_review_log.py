@@ -49,8 +49,9 @@ def two_question_search() -> SearchResult:
 
 
 @pytest.fixture
-def log(tmp_path) -> FeedbackLog:
-    return FeedbackLog(tmp_path / "nested" / "feedback.sqlite3")
+def log(database_url) -> FeedbackLog:
+    """The same log on both databases: a SQLite file and a real PostgreSQL server."""
+    return FeedbackLog(database_url)
 
 
 def test_a_turn_is_stored_with_its_history_questions_and_passages(log):
