@@ -129,6 +129,6 @@ def _as_question(text: str) -> str:
 
 def _lower_first(text: str) -> str:
     first = text.split(" ", 1)[0]
-    if first in {"I", "I'm", "I've", "I'd"} or carriers(first) or first.isupper():
+    if first in {"I", "I'm", "I've", "I'd"} or carriers(first) or (len(first) > 1 and first.isupper()):
         return text
     return text[:1].lower() + text[1:]
