@@ -10,10 +10,13 @@ passenger, and the question must pass the rule every machine-written question pa
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from foundation.text import detect_language
 from query_understanding.facts import carriers, durations, missing_from, places
-from query_understanding.lexicon import DISRUPTION_CAUSE, SITUATION_TOPICS, cue_words, families, topics
+from query_understanding.lexicon import DISRUPTION_CAUSE, SITUATION_TOPICS, cue_words
+from query_understanding.lexicon import families as _families
+from query_understanding.lexicon import topics as _topics
 from query_understanding.machine_text import MAX_WORDS, rule_broken
 from query_understanding.segments import strip_lead_in
 
@@ -23,6 +26,9 @@ PREFIX_WORDS = 6  # a clause before the ask keeps the asking word among the firs
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 MAX_FACTS = 5
 _CLOCK = re.compile(r"\d\s*(?:am|pm)\b|^\d{1,2}h\d{2}$", re.IGNORECASE)
+# The same short clauses and cue words are read many times while a question is composed.
+topics = lru_cache(maxsize=4096)(_topics)
+families = lru_cache(maxsize=4096)(_families)
 _GENERIC_ASK = {"en": "What are my rights?", "fr": "Quels sont mes droits?"}
 
 
@@ -123,6 +129,6 @@ def _as_question(text: str) -> str:
 
 def _lower_first(text: str) -> str:
     first = text.split(" ", 1)[0]
-    if first in {"I", "I'm", "I've", "I'd"} or carriers(first) or first.isupper():
+    if first in {"I", "I'm", "I've", "I'd"} or carriers(first) or (len(first) > 1 and first.isupper()):
         return text
     return text[:1].lower() + text[1:]

@@ -133,6 +133,7 @@ def test_one_ask_about_two_situations_is_two_short_questions(message, first, sec
     questions = offline(message).questions
     assert len(questions) == 2
     assert first in questions[0] and second in questions[1]
+    assert ", À" not in questions[0]  # the ask after a clause goes on in lower case
     assert all(rule_broken(question, message) is None for question in questions)
 
 
