@@ -11,7 +11,8 @@ Each part of the unit (`Passage.parts`, the law's own divisions) is weighed on e
 
 The most specific part with the best evidence wins; parts within a small margin of it are kept too, but two
 or more tied parts of one parent give way to that parent, since nothing tells them apart, and so does a part
-that adds little to its parent's evidence, or whose siblings add as much (a question about a list of items).
+that adds little to its parent's evidence, or whose sibling holds words of the question that no other part has
+(a question about several items of a list).
 Below a minimum of evidence nothing is pinpointed and the page shows the unit as before.
 """
 
@@ -133,8 +134,8 @@ class Facts:
         )
 
     def values(self, dimension_: str) -> tuple[float, ...]:
-        """The passenger's numbers in a dimension; days said in hours count only from a day up, hours said in
-        days always."""
+        """The passenger's numbers in a dimension: a range in hours takes their days too, a range in days takes
+        their hours only from a day up (7 hours late says nothing about a deadline of 30 days)."""
         if dimension_ == "hours":
             return self.hours + tuple(d * 24 for d in self.days)
         if dimension_ == "days":
@@ -365,7 +366,7 @@ def clear(
         gain = scores[index] - scores[parent]
         if gain >= CLEAR_GAIN and not any(only_here[j] >= CLEAR_GAIN for j in siblings):
             return index
-        scores[parent] = max(scores[parent], scores[index])
+        scores[parent] = max(scores[parent], scores[index])  # the parent is ranked by what it stands for
         index, parent = parent, read[parent].parent
     return index
 
