@@ -53,7 +53,7 @@ QUESTIONS = (
     "compensation",
     "EU261 compensation for my flight from Paris",
     "My hotel booking was cancelled",
-    "airline lost my bag and my flight was also cancelled and I had to sleep at the airport, "
+    "airline lost my bag and my flight was also cancelled and I spent the night on a bench in the terminal, "
     "what do they owe me for the bag, the hotel and the delay?",
     "Can a small carrier pay less compensation than a large one?",
     "Are infants allowed to sit on my lap?",
