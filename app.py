@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import streamlit as st
+from sqlalchemy.exc import SQLAlchemyError
 
 from foundation.settings import Settings
 from foundation.text import MAX_MESSAGE_CHARS, detect_language
@@ -58,7 +59,8 @@ from review.log import (
     ShownPassage,
     parse_unit_id,
 )
-from review.storage import accepted_bank_entries, database, database_url, engine_for
+from review.storage import accepted_bank_entries, database, database_url, engine_for, first_line
+from review.storage import where as storage_where
 
 log = logging.getLogger(__name__)
 
@@ -373,10 +375,15 @@ def show_passage(hit: Hit, shown_id: int | None, lang: str, feedback: FeedbackLo
 def review_page(settings: Settings) -> None:
     lang = st.session_state.get("lang", "en")
     st.title("Review what passengers were shown")
-    accounts = review_accounts(settings)
-    account = signed_in_account(accounts, settings)
-    if account is None:
-        sign_in(accounts, settings, lang)
+    try:
+        accounts = review_accounts(settings)
+        account = signed_in_account(accounts, settings)
+        if account is None:
+            sign_in(accounts, settings, lang)
+            return
+    except SQLAlchemyError as error:  # the accounts live in the log's database: say where and why, never a traceback
+        where = escape_markdown(storage_where(database_url(settings)))
+        st.error(say(lang, "review_database_broken", where=where, cause=escape_markdown(first_line(error))))
         return
     st.caption(
         say(lang, "review_signed_in_as", name=escape_markdown(account.name), role=say(lang, f"role_{account.role}"))

@@ -194,9 +194,8 @@ class FeedbackLog:
                 storage.forget_turns_before(db, cutoff)
                 yield db
         except (SQLAlchemyError, OSError, ValueError, KeyError, TypeError) as error:
-            reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
             raise FeedbackLogError(
-                f"The log of questions at {storage.where(self.url)} cannot be used ({reason})."
+                f"The log of questions at {storage.where(self.url)} cannot be used ({storage.first_line(error)})."
             ) from error
 
     @contextmanager

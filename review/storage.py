@@ -198,6 +198,12 @@ def engine_for(url: str) -> Engine:
         return _engines[url]
 
 
+def first_line(error: BaseException) -> str:
+    """What went wrong, in one line: a database driver's message, without the statement it ran."""
+    text_ = str(error).strip()
+    return text_.splitlines()[0] if text_ else type(error).__name__
+
+
 def where(url: str) -> str:
     """The database as it may be shown: a file's path, or a server's address without its credentials."""
     parsed = make_url(url)
