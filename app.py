@@ -65,16 +65,8 @@ from review.storage import where as storage_where
 log = logging.getLogger(__name__)
 
 SCOPE_CHOICES = ("within", "to_or_from", "neither")
-FILTER_LABELS = {
-    "all": "All turns",
-    "any_feedback": "With any passenger feedback",
-    "helpful": "Marked helpful",
-    "not_helpful": "Marked not helpful",
-    "no_feedback": "Without feedback",
-    "reviewed": "Reviewed",
-    "not_reviewed": "Not reviewed yet",
-}
-RELEVANCE = {"relevant": "Relevant", "not_relevant": "Not relevant"}
+RELEVANCE = ("relevant", "not_relevant")
+PASSENGER_VERDICT = {True: "review_helpful", False: "review_not_helpful", None: "review_no_feedback"}
 
 
 def page_settings() -> Settings:
@@ -374,7 +366,7 @@ def show_passage(hit: Hit, shown_id: int | None, lang: str, feedback: FeedbackLo
 
 def review_page(settings: Settings) -> None:
     lang = st.session_state.get("lang", "en")
-    st.title("Review what passengers were shown")
+    st.title(say(lang, "review_title"))
     try:
         accounts = review_accounts(settings)
         account = signed_in_account(accounts, settings)
@@ -391,9 +383,9 @@ def review_page(settings: Settings) -> None:
     st.button(say(lang, "review_sign_out"), on_click=sign_out, args=(settings,))
     feedback = feedback_log(settings)
     if problem := st.session_state.pop("review_error", None):
-        st.error(f"That change was not saved. {escape_markdown(problem)}")
+        st.error(say(lang, "review_not_saved", problem=escape_markdown(problem)))
     if feedback.write_failure:
-        st.warning(f"Passengers' questions could not be logged lately. {escape_markdown(feedback.write_failure)}")
+        st.warning(say(lang, "review_log_write_failed", failure=escape_markdown(feedback.write_failure)))
     if account.may(Action.MANAGE_ACCOUNTS):
         manage_accounts(accounts, lang)
     if account.may(Action.ACCEPT_BANK_ENTRY):
@@ -404,10 +396,7 @@ def review_page(settings: Settings) -> None:
         show_review(feedback, settings, account, lang)
     except FeedbackLogError as error:  # a broken or unreadable log file: say what and where, never a traceback
         log.warning("review page: %s", error)
-        st.error(
-            f"{escape_markdown(str(error))} Check that the file is a SQLite database this server can read and "
-            "write, or point PASSENGER_FEEDBACK_DB at another file."
-        )
+        st.error(say(lang, "review_log_unreadable", error=escape_markdown(str(error))))
 
 
 def signed_in_account(accounts: Accounts, settings: Settings) -> Account | None:
@@ -510,18 +499,22 @@ def accept_bank_additions(feedback: FeedbackLog, lang: str) -> None:
 def show_review(feedback: FeedbackLog, settings: Settings, account: Account, lang: str) -> None:
     if account.may(Action.EXPORT):
         st.download_button(
-            "Export judgements (JSON Lines)",
+            say(lang, "review_export"),
             data=feedback.export_jsonl(),
             file_name="feedback-judgements.jsonl",
             mime="application/jsonl",
-            help="Reviewed turns in the evaluation set's format: id, type, turns, gold [{doc, unit, why}], note, "
-            "and the account that reviewed them. What identifies a passenger is redacted.",
+            help=say(lang, "review_export_help"),
         )
     engine, _, _ = open_engine(settings)  # after the export, which needs no knowledge base
-    chosen = st.selectbox("Show", FEEDBACK_FILTERS, format_func=FILTER_LABELS.get, key="review-filter")
+    chosen = st.selectbox(
+        say(lang, "review_show"),
+        FEEDBACK_FILTERS,
+        format_func=lambda choice: say(lang, f"review_filter_{choice}"),
+        key="review-filter",
+    )
     turns = feedback.recent_turns(chosen)
     if not turns:
-        st.info("No turns match.")
+        st.info(say(lang, "review_no_turns"))
     for turn in turns:
         show_logged_turn(turn, feedback, engine, account, lang)
 
@@ -534,40 +527,47 @@ def show_logged_turn(
     lang: str,
 ) -> None:
     with st.container(border=True):
-        reviewed = f" · reviewed {turn.reviewed_at}" if turn.reviewed_at else ""
-        understood_by = {"llm": "the language model", "offline": "the built-in rules"}.get(turn.path, turn.path)
-        st.caption(
-            escape_markdown(f"Turn {turn.id} · {turn.asked_at} · questions written by {understood_by}{reviewed}")
+        writer = say(lang, f"review_writer_{turn.path}") if turn.path in ("llm", "offline") else turn.path
+        heading = say(
+            lang,
+            "review_turn_reviewed" if turn.reviewed_at else "review_turn",
+            id=turn.id,
+            asked_at=turn.asked_at,
+            writer=writer,
+            reviewed_at=turn.reviewed_at,
         )
+        st.caption(escape_markdown(heading))
         for earlier in turn.history:
-            st.text(f"Earlier: {earlier}", width="stretch")
+            st.text(say(lang, "review_earlier", message=earlier), width="stretch")
         st.text(turn.message, width="stretch")
         if turn.outside_coverage:
-            st.caption(f"Outside coverage: {escape_markdown(turn.outside_coverage)}")
+            st.caption(say(lang, "review_outside_coverage", reason=escape_markdown(turn.outside_coverage)))
         for question_index, question in enumerate(turn.questions):
             st.text(f"{question_index + 1}. {question}", width="stretch")
             for shown in (s for s in turn.shown if s.question_index == question_index):
-                show_judged_passage(shown, feedback, engine, account)
+                show_judged_passage(shown, feedback, engine, account, lang)
         for missing in turn.missing:
             left, right = st.columns([5, 1])
-            left.caption(escape_markdown(f"Added: {missing.doc} {missing.unit}: {missing.why}"))
+            left.caption(
+                escape_markdown(say(lang, "review_added", unit=f"{missing.doc} {missing.unit}", why=missing.why))
+            )
             right.button(
-                "Remove",
+                say(lang, "review_remove"),
                 key=f"remove-missing-{missing.id}",
                 on_click=review_action,
                 args=(feedback.remove_missing_unit, missing.id),
             )
-        with st.expander("Add a missing unit, the item type and a note"):
+        with st.expander(say(lang, "review_add_missing_title")):
             with st.form(f"missing-{turn.id}", clear_on_submit=True, border=False):
-                unit_text = st.text_input("A relevant unit that was not shown (e.g. SOR-2019-150 s19)")
-                why = st.text_input("Why it is relevant (optional)", max_chars=MAX_NOTE_CHARS)
-                if st.form_submit_button("Add unit"):
-                    add_missing(turn.id, unit_text, why, feedback, engine, account)
+                unit_text = st.text_input(say(lang, "review_missing_unit"))
+                why = st.text_input(say(lang, "review_missing_why"), max_chars=MAX_NOTE_CHARS)
+                if st.form_submit_button(say(lang, "review_add_unit")):
+                    add_missing(turn.id, unit_text, why, feedback, engine, account, lang)
             with st.form(f"review-{turn.id}", border=False):
                 chosen_type = turn.review_type or turn.guessed_type
-                item_type = st.selectbox("Item type", ITEM_TYPES, index=ITEM_TYPES.index(chosen_type))
-                note = st.text_input("Note for the evaluation set", value=turn.review_note, max_chars=MAX_NOTE_CHARS)
-                if st.form_submit_button("Save review"):
+                item_type = st.selectbox(say(lang, "review_item_type"), ITEM_TYPES, index=ITEM_TYPES.index(chosen_type))
+                note = st.text_input(say(lang, "review_note"), value=turn.review_note, max_chars=MAX_NOTE_CHARS)
+                if st.form_submit_button(say(lang, "review_save")):
                     feedback.save_review(turn.id, item_type, note, by=account.name)
                     st.rerun()
         entries = turn.bank_entries(detect_language(turn.message))
@@ -581,29 +581,34 @@ def show_logged_turn(
 
 
 def show_judged_passage(
-    shown: ShownPassage, feedback: FeedbackLog, engine: SearchEngine | None, account: Account
+    shown: ShownPassage, feedback: FeedbackLog, engine: SearchEngine | None, account: Account, lang: str
 ) -> None:
     key = f"relevant-{shown.id}"
     if key not in st.session_state and shown.relevant is not None:
         st.session_state[key] = "relevant" if shown.relevant else "not_relevant"
-    passenger = {True: "helpful", False: "not helpful", None: "no feedback"}[shown.helpful]
+    passenger = say(lang, PASSENGER_VERDICT[shown.helpful])
     note = f" ({shown.feedback_note})" if shown.feedback_note else ""
-    left, right = st.columns([3, 2])
-    left.markdown(
-        f"[{escape_markdown(f'{shown.doc} {shown.unit}')}](<{shown.url}>) {escape_markdown(shown.title)} · "
-        f"{shown.lang} · score {shown.score:.2f} · passenger: {escape_markdown(passenger + note)}"
+    details = say(
+        lang,
+        "review_passage_details",
+        title=escape_markdown(shown.title),
+        language=shown.lang,
+        score=f"{shown.score:.2f}",
+        passenger=escape_markdown(passenger + note),
     )
+    left, right = st.columns([3, 2])
+    left.markdown(f"[{escape_markdown(f'{shown.doc} {shown.unit}')}](<{shown.url}>) {details}")
     right.segmented_control(
-        "Relevance",
-        list(RELEVANCE),
-        format_func=RELEVANCE.get,
+        say(lang, "review_relevance"),
+        RELEVANCE,
+        format_func=lambda choice: say(lang, f"review_{choice}"),
         key=key,
         on_change=review_action,
         args=(save_judgement, feedback, shown.id, key, account.name),
         label_visibility="collapsed",
     )
     if engine is not None and (pieces := engine.units.get(UnitId(shown.doc, shown.unit), {}).get(shown.lang)):
-        with left.expander("Text"):
+        with left.expander(say(lang, "review_unit_text")):
             st.text("\n".join(piece.text for piece in pieces), width="stretch")
 
 
@@ -622,13 +627,19 @@ def save_judgement(feedback: FeedbackLog, shown_id: int, key: str, by: str) -> N
 
 
 def add_missing(
-    turn_id: int, unit_text: str, why: str, feedback: FeedbackLog, engine: SearchEngine | None, account: Account
+    turn_id: int,
+    unit_text: str,
+    why: str,
+    feedback: FeedbackLog,
+    engine: SearchEngine | None,
+    account: Account,
+    lang: str,
 ) -> None:
     unit = parse_unit_id(unit_text)
     if unit is None:
-        st.error("Write the unit as the document id and the unit id, e.g. SOR-2019-150 s19.")
+        st.error(say(lang, "review_unit_format"))
     elif engine is not None and unit not in engine.units:
-        st.error(f"The knowledge base has no unit {escape_markdown(' '.join(unit))}.")
+        st.error(say(lang, "review_unit_unknown", unit=escape_markdown(" ".join(unit))))
     else:
         feedback.add_missing_unit(turn_id, *unit, why, by=account.name)
         st.rerun()
@@ -636,8 +647,8 @@ def add_missing(
 
 def main() -> None:
     st.set_option("client.toolbarMode", "viewer")  # passengers have no use for the developer menu
-    st.set_page_config(page_title="Air passenger rights (Canada)", page_icon=":material/flight:")
     st.session_state.setdefault("lang", "en")
+    st.set_page_config(page_title=say(st.session_state.lang, "tab_title"), page_icon=":material/flight:")
     take_message_from_link()
     lang = st.session_state.lang
     settings = page_settings()

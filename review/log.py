@@ -306,6 +306,11 @@ class FeedbackLog:
         with self._connect() as db:
             storage.accept_bank_entry(db, addition_id)
 
+    def reject_bank_addition(self, addition_id: int) -> None:
+        """A maintainer's no: the waiting entry goes, and no build ever sees it."""
+        with self._connect() as db:
+            storage.reject_bank_entry(db, addition_id)
+
     @staticmethod
     def _turn(db: Connection, row) -> LoggedTurn:
         """A stored turn, its words redacted again: rows written before redaction existed come out clean too."""

@@ -281,13 +281,14 @@ def test_feedback_reaches_the_review_page_and_the_export(feedback_db, monkeypatc
 
     review.button_group[0].set_value("relevant").run()
     assert not review.exception
-    unit_inputs = [field for field in review.text_input if field.label.startswith("A relevant unit")]
+    unit_inputs = [field for field in review.text_input if field.label == TEXT["en"]["review_missing_unit"]]
     unit_inputs[0].input("SOR-2019-150 s99x")
-    next(b for b in review.button if b.label == "Add unit").click().run()
-    assert any("no unit" in error.value for error in review.error)
-    unit_inputs = [field for field in review.text_input if field.label.startswith("A relevant unit")]
+    next(b for b in review.button if b.label == TEXT["en"]["review_add_unit"]).click().run()
+    unknown = TEXT["en"]["review_unit_unknown"].format(unit=escape_markdown("SOR-2019-150 s99x"))
+    assert unknown in [error.value for error in review.error]
+    unit_inputs = [field for field in review.text_input if field.label == TEXT["en"]["review_missing_unit"]]
     unit_inputs[0].input("SOR-2019-150 s5")
-    next(b for b in review.button if b.label == "Add unit").click().run()
+    next(b for b in review.button if b.label == TEXT["en"]["review_add_unit"]).click().run()
     assert not review.exception
 
     (item,) = [json.loads(line) for line in FeedbackLog(feedback_db).export_jsonl().splitlines()]

@@ -62,7 +62,7 @@ def maintainer_only(at: AppTest) -> dict[str, bool]:
         "export": bool(at.download_button),
         "rebuild": TEXT["en"]["review_rebuild"] in shown,
         "accounts": TEXT["en"]["review_accounts_title"] in shown,
-        "bank additions": any(label.startswith("Question bank additions waiting") for label in shown),
+        "bank additions": any(label.startswith(TEXT["en"]["review_waiting_title"].split("{")[0]) for label in shown),
     }
 
 
@@ -150,3 +150,16 @@ def test_a_fresh_machine_with_no_account_says_how_to_make_the_first(store_dir, t
     monkeypatch.setenv("PASSENGER_FEEDBACK_DB", str(tmp_path / "feedback.sqlite3"))
     at = review()
     assert "python -m review.accounts create" in at.info[0].value and not at.text_input
+
+
+def test_the_review_page_speaks_french_from_its_wording_files(accounts):
+    at = review()
+    at.session_state["lang"] = "fr"
+    at = sign_in(at.run(), "max", PASSWORD)
+    french = TEXT["fr"]
+    assert [title.value for title in at.title] == [french["review_title"]]
+    assert at.download_button[0].label == french["review_export"]
+    assert french["review_filter_all"] in at.selectbox(key="review-filter").options
+    assert french["review_add_unit"] in labels(at) and french["review_add_missing_title"] in labels(at)
+    assert set(at.button_group[0].options) == {french["review_relevant"], french["review_not_relevant"]}
+    assert any(caption.value.startswith("Échange") for caption in at.caption)
