@@ -10,6 +10,7 @@ import pytest
 from kb.passage import Passage, UnitId
 from query_understanding.understanding import Understanding
 from retrieval.results import Hit, QuestionResult, SearchResult
+from review import storage
 from review.log import (
     FEEDBACK_FILTERS,
     ITEM_TYPES,
@@ -130,11 +131,14 @@ def test_each_judgement_records_the_account_that_made_it(log):
     assert item["reviewed_by"] == "bea"
 
 
-def test_a_file_written_before_accounts_gains_their_columns(log):
-    log.log_turn(["my bag broke"], two_question_search())
-    with sqlite3.connect(log.path) as db:
+def test_a_log_written_before_accounts_gains_their_columns(tmp_path):
+    path = tmp_path / "older.sqlite3"
+    FeedbackLog(path).log_turn(["my bag broke"], two_question_search())
+    with sqlite3.connect(path) as db:  # as a log written before migration 3 (who reviewed) left it
         db.execute("ALTER TABLE turns DROP COLUMN reviewed_by")
-    older = FeedbackLog(log.path)
+        db.execute("DELETE FROM schema_migrations WHERE version >= 3")
+    assert storage.migrate(storage.engine_for(f"sqlite:///{path}")) == len(storage.MIGRATIONS)
+    older = FeedbackLog(path)
     _, shown = older.log_turn(["again"], two_question_search())
     older.judge(shown[0][0], True, by="ana")
     assert older.reviewed_turns()[0].reviewed_by == "ana"
