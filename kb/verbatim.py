@@ -164,14 +164,18 @@ def law_unit_runs(path: Path) -> dict[str, list[Run]]:
     return LawReader(ET.parse(path).getroot()).unit_runs()
 
 
+@lru_cache(maxsize=32)
 def law_units(path: Path) -> dict[str, str]:
-    """unit id -> the unit's in-force text, for one shipped XML instrument."""
+    """unit id -> the unit's in-force text, for one shipped XML instrument (read once per build: callers must not
+    change it)."""
     return {unit: "\n".join(text for _, text in runs) for unit, runs in law_unit_runs(path).items()}
 
 
+@lru_cache(maxsize=32)
 def law_parts(path: Path) -> dict[str, list[tuple[str, str]]]:
     """unit id -> (label path, text) of each part of the unit, in document order: the runs under a subsection,
-    paragraph, treaty provision or definition, its own marginal note left out."""
+    paragraph, treaty provision or definition, its own marginal note left out. Read once per instrument: the build
+    checks every unit against it, and callers must not change it."""
     return {unit: runs_parts(runs) for unit, runs in law_unit_runs(path).items()}
 
 
