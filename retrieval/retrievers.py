@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 import numpy as np
 from rank_bm25 import BM25Okapi
 
@@ -24,9 +26,10 @@ class DenseRetriever:
     def __init__(self, collection, candidates: int):
         self.collection = collection
         self.candidates = candidates
+        self.count = collection.count()  # a generation's collections never change once built
 
     def scores(self, vector) -> dict[UnitId, float]:
-        count = self.collection.count()
+        count = self.count
         if not count:
             return {}
         result = self.collection.query(
@@ -40,21 +43,43 @@ class DenseRetriever:
 
 
 class SparseRetriever:
-    """BM25 over texts that each belong to a unit; a unit scores its best text, scaled so the best unit is 1."""
+    """BM25 over texts that each belong to a unit; a unit scores its best text, scaled so the best unit is 1.
+
+    Each term's BM25 weight in every text that holds it is worked out once, when the engine starts (rank-bm25's
+    Okapi formula and parameters, the same arithmetic): a long story has a hundred terms, and rank-bm25 walks
+    every text for each of them at every search.
+    """
 
     def __init__(self, texts: list[str], units: list[UnitId], lang: str):
         self.lang = lang
         self.units = units
-        self.index = BM25Okapi([terms(text, lang) for text in texts]) if texts else None
+        self.postings: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        if texts:
+            index = BM25Okapi([terms(text, lang) for text in texts])
+            lengths = np.array(index.doc_len)
+            held: dict[str, list[tuple[int, int]]] = defaultdict(list)
+            for position, freqs in enumerate(index.doc_freqs):
+                for term, freq in freqs.items():
+                    held[term].append((position, freq))
+            for term, pairs in held.items():
+                holders, freq = (np.array(column) for column in zip(*pairs, strict=True))
+                norm = index.k1 * (1 - index.b + index.b * lengths[holders] / index.avgdl)
+                self.postings[term] = (holders, index.idf[term] * (freq * (index.k1 + 1) / (freq + norm)))
 
     def scores(self, query: str) -> dict[UnitId, float]:
         query_terms = terms(query, self.lang)
-        if self.index is None or not query_terms:
+        if not self.postings or not query_terms:
             return {}
+        totals = np.zeros(len(self.units))
+        for term in query_terms:  # a term said twice counts twice, as in rank-bm25
+            if term in self.postings:
+                holders, weights = self.postings[term]
+                totals[holders] += weights
         best: dict[UnitId, float] = {}
-        for unit, score in zip(self.units, self.index.get_scores(query_terms), strict=True):
+        for position in np.flatnonzero(totals > 0):
+            unit, score = self.units[position], float(totals[position])
             if score > best.get(unit, 0.0):
-                best[unit] = float(score)
+                best[unit] = score
         top = max(best.values(), default=0.0)
         return {unit: score / top for unit, score in best.items()} if top > 0 else {}
 
