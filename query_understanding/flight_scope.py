@@ -20,6 +20,7 @@ from query_understanding.lexicon import (
     CANADIAN_RULES,
     FOREIGN_PLACE,
     PLACE,
+    RESIDENCE,
     ROUTE_OF_CODES,
     SCOPE_WORDS,
     UK_LONDON,
@@ -58,12 +59,14 @@ def names_canada(text: str) -> bool:
 
 def no_canadian_link(text: str) -> bool:
     """True when the flight plainly has no Canadian point of departure or arrival and no Canadian carrier: it
-    names a place abroad, and no Canadian place, airport, carrier, nor Canada or its rules ("London" with
-    Heathrow or the UK is London, England). Canadian law on air passengers does not reach such a flight."""
-    folded = fold(text)
+    names a place abroad, and no Canadian place, airport or carrier, nor Canada ("London" with Heathrow or the UK
+    is London, England). Where the passenger lives, the passport they hold and the rules they hope for do not
+    link a flight to Canada: Canadian law on air passengers does not reach a flight from Milan to Athens because
+    the passenger lives in Toronto, and the page says so."""
+    folded = RESIDENCE.sub(" ", fold(text))
     if not (FOREIGN_PLACE.search(folded) or UK_LONDON.search(folded)):
         return False
-    if CANADIAN_CARRIER.search(folded) or CANADIAN_RULES.search(folded) or CANADIAN_AIRPORT_CODE.search(text):
+    if CANADIAN_CARRIER.search(folded) or CANADA.search(folded) or CANADIAN_AIRPORT_CODE.search(text):
         return False
     canadian_places = {match.group(0) for match in CANADIAN_PLACE.finditer(folded)}
     if UK_LONDON.search(folded):
