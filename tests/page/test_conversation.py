@@ -74,7 +74,7 @@ def test_no_place_means_the_page_asks(turns):
         ("My Air Transat flight from Paris to Rome was delayed", False),
         ("Flight from London to Calgary delayed 4 hours", False),
         ("Air Canada was 7 hours late", False),
-        ("I'm Canadian and live in Ottawa; Ryanair lost my bag between Dublin and Madrid. Do the Canadian rules help?", True),
+        ("I'm Canadian, I live in Ottawa; Ryanair lost my bag from Dublin to Madrid. Do Canadian rules help?", True),
         ("Je suis canadienne, j'habite à Montréal. Mon vol Vueling de Barcelone à Rome a été annulé.", True),
         ("I live in Toronto and my Alitalia flight from Toronto to Rome was cancelled", False),
         ("My Iberia flight from Madrid to Canada was cancelled", False),
