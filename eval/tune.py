@@ -57,12 +57,14 @@ class EvidenceReplay:
         self.weights = engine.weights
         self._evidence: dict[tuple[str, str], Evidence | None] = {}
 
-    def search(self, question: str, lang: str = "en", k: int = 5, ask: str | None = None) -> list[Hit]:
+    def search(
+        self, question: str, lang: str = "en", k: int = 5, ask: str | None = None, context: str = ""
+    ) -> list[Hit]:
         key = (question, lang)
         if key not in self._evidence:
             self._evidence[key] = self.engine.evidence(question, lang) if terms(question, lang) else None
         evidence = self._evidence[key]
-        return [] if evidence is None else self.engine.rank(evidence, question, lang, k, ask, self.weights)
+        return [] if evidence is None else self.engine.rank(evidence, question, lang, k, ask, self.weights, context)
 
 
 def shown_units(engine: EvidenceReplay, item: GoldItem, k: int) -> list[UnitId]:
