@@ -59,10 +59,23 @@ def squash_spaces(text: str) -> str:
     return " ".join(text.split())
 
 
+class _WithoutAccents(dict):
+    """A `str.translate` table that drops combining marks, filled in as characters are first seen: a new process
+    folds every part of the law once, and a per-character Python loop took most of a second."""
+
+    def __missing__(self, code: int) -> int | None:
+        kept = None if unicodedata.combining(chr(code)) else code
+        self[code] = kept
+        return kept
+
+
+_WITHOUT_ACCENTS = _WithoutAccents()
+
+
 def fold(text: str) -> str:
     """Lower case without accents, so that "réclamation" and "reclamation" are one word."""
     decomposed = unicodedata.normalize("NFKD", text.lower().replace("’", "'"))
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    return decomposed if decomposed.isascii() else decomposed.translate(_WITHOUT_ACCENTS)
 
 
 def words(text: str) -> list[str]:

@@ -14,13 +14,14 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import httpx
-from openai import OpenAI
-from openai.types.chat import ChatCompletion
 
 from foundation.settings import LLMSettings
+
+if TYPE_CHECKING:  # the openai package takes half a second to import: a page without an endpoint never does
+    from openai import OpenAI
 
 # A chat completion with at most a few hundred tokens is a few kB; anything far larger is not worth reading.
 MAX_ANSWER_BYTES = 64 * 1024
@@ -66,6 +67,8 @@ def open_client(
     if http_client is None:
         deadline = deadline if deadline is not None else time.monotonic() + settings.timeout
         http_client = httpx.Client(transport=GuardedTransport(deadline), timeout=settings.timeout)
+    from openai import OpenAI
+
     return OpenAI(
         api_key=settings.api_key,
         base_url=settings.base_url,
@@ -78,6 +81,8 @@ def open_client(
 def ask(client: OpenAI, model: str, system: str, user: str, max_tokens: int, json_mode: bool = False) -> Reply:
     """The model's reply to one system prompt and one user message, at temperature 0. `json_mode` asks the
     endpoint for a JSON object (response_format json_object)."""
+    from openai.types.chat import ChatCompletion
+
     response = client.chat.completions.create(
         model=model,
         temperature=0,

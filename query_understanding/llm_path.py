@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import json
-
-import openai
-from openai import OpenAI
+from typing import TYPE_CHECKING
 
 from foundation.redact import Pseudonyms
 from query_understanding.llm import AnswerTooLarge, DeadlinePassed, NotAChatCompletion, UnusableAnswer, ask, read_json
 from query_understanding.llm_answers import questions_from, standalone_from
 from query_understanding.prompts import DECOMPOSE_PROMPT, DECONTEXTUALISE_PROMPT
 from query_understanding.understanding import Understanding
+
+if TYPE_CHECKING:  # imported where an endpoint is used: a page without one never pays for the openai package
+    from openai import OpenAI
 
 DECONTEXTUALISE_MAX_TOKENS = 400
 DECOMPOSE_MAX_TOKENS = 400
@@ -51,6 +52,8 @@ def _restored(answer: object, pseudonyms: Pseudonyms) -> object:
 
 def fallback_note(error: BaseException) -> str:
     """Why the built-in method answered instead, in words a passenger can read."""
+    import openai
+
     if isinstance(error, openai.APITimeoutError | DeadlinePassed):
         reason = "The language model did not answer in time"
     elif isinstance(error, AnswerTooLarge):
