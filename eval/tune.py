@@ -84,7 +84,7 @@ def item_scores(engine: EvidenceReplay, items: list[GoldItem], k: int, shown_by=
             recall, ap = recall_at_k(shown, item.gold, k), average_precision_at_k(shown, item.gold, k)
             wrong = sum(unit not in item.gold for unit in shown)
             scores[item.id] = {"utility": (recall + ap) / 2, "recall": recall, "ap": ap, "shown": len(shown),
-                               "wrong": wrong}  # fmt: skip
+                               "wrong": wrong, "wrong_share": wrong / len(shown) if shown else 0.0}  # fmt: skip
         else:
             scores[item.id] = {"utility": float(not shown), "abstained": float(not shown)}
     return scores
@@ -124,6 +124,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="how items are dealt into folds")
     parser.add_argument("--k", type=int, default=5)
     parser.add_argument("--store", type=Path, help="knowledge base to search (default: the app's)")
+    parser.add_argument(
+        "--wrong-law-cost",
+        type=float,
+        default=0.0,
+        help="what a shown unit that is not the gold law costs: the criterion is (recall + AP) / 2 minus this times "
+        "the share of shown units that are not gold (default %(default)s)",
+    )
 
 
 def print_rows(title: str, items: list[GoldItem], scores: dict[str, dict]) -> None:
@@ -154,12 +161,15 @@ def main(args: argparse.Namespace) -> int:
         engine.weights = weights
         per_setting[weights] = item_scores(engine, items, args.k)
 
+    def criterion(scores: dict) -> float:
+        return scores["utility"] - args.wrong_law_cost * scores.get("wrong_share", 0.0)
+
     def best_on(train: list[GoldItem]) -> Weights:
-        """Best mean utility; among equals, the stricter refusal (fewer weak passages shown)."""
+        """Best mean criterion; among equals, the stricter refusal (fewer weak passages shown)."""
         return max(
             grid,
             key=lambda w: (
-                round(statistics.fmean(per_setting[w][i.id]["utility"] for i in train), 9),
+                round(statistics.fmean(criterion(per_setting[w][i.id]) for i in train), 9),
                 w.min_similarity,
                 w.relative_cut,
             ),
@@ -171,7 +181,10 @@ def main(args: argparse.Namespace) -> int:
         weights = best_on([i for i in items if i not in fold])
         chosen.append(weights)
         held_out.update({i.id: per_setting[weights][i.id] for i in fold})
-    print(f"{len(items)} items, {args.folds}-fold cross-validation over {len(grid)} settings\n")
+    print(
+        f"{len(items)} items, {args.folds}-fold cross-validation over {len(grid)} settings; criterion (R + AP) / 2"
+        f" - {args.wrong_law_cost} x wrong-law share\n"
+    )
     engine.weights = BEFORE
     baseline = item_scores(engine, items, args.k, whole_message_units)
     candidates = {
