@@ -12,10 +12,17 @@ from pathlib import Path
 from sqlalchemy.exc import SQLAlchemyError
 from tqdm import tqdm
 
-from foundation.settings import Settings
+from foundation.settings import PROJECT_ROOT, Settings
 from ingest.build import build_knowledge_base
 from kb.sources import WEB_DIR, SourceError
-from kb.store import SOURCES_DIR, BuildLockedError, StoreUnreachableError
+from kb.store import (
+    SHIPPED_VECTORS,
+    SOURCES_DIR,
+    BuildLockedError,
+    KnowledgeBase,
+    StoreUnreachableError,
+    export_embeddings,
+)
 from kb.verbatim import VerbatimError
 from review.storage import accepted_bank_entries, database
 
@@ -60,6 +67,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="wait this long for another build of the same store to finish, then give up (default: %(default)s)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--export-vectors",
+        action="store_true",
+        help=f"after the build, write its English vectors to {SHIPPED_VECTORS.relative_to(PROJECT_ROOT)}, which the "
+        "next first build reuses: run it after changing the law snapshot or the question bank, and commit the file",
+    )
     return parser.parse_args(argv)
 
 
@@ -136,6 +149,13 @@ def main(argv: list[str] | None = None) -> int:
         f"  old or partial generations removed: {report.removed}\n"
         f"  time: {time.monotonic() - started:.1f} s"
     )
+    if args.export_vectors:
+        knowledge_base = KnowledgeBase.open(store_dir, settings.chroma_url)
+        try:
+            written = export_embeddings(knowledge_base, SHIPPED_VECTORS)
+        finally:
+            knowledge_base.close()
+        print(f"  vectors written for the next first build: {written} in {SHIPPED_VECTORS}")
     return 0
 
 

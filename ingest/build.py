@@ -10,7 +10,7 @@ from ingest.laws import load_law_passages
 from kb.bank import BANK_DIR, OUTSIDE_DIR, BankEntry, load_bank, load_outside, parse_entry
 from kb.passage import Passage, index_text
 from kb.sources import MANIFEST, WEB_DIR, read_sources
-from kb.store import BuildReport, Encoders, IndexedPassage, build
+from kb.store import SHIPPED_VECTORS, BuildReport, Encoders, IndexedPassage, build
 from kb.verbatim import VerbatimError, check_passages
 
 
@@ -60,11 +60,13 @@ def build_knowledge_base(
     additions: Iterable[BankEntry] = (),
     outside_dir: Path = OUTSIDE_DIR,
     encoders: Encoders | None = None,
+    shipped_vectors: Path | None = SHIPPED_VECTORS,
 ) -> tuple[BuildReport, list[Passage], list[BankEntry]]:
     """Read the sources, the question bank with the volunteers' accepted `additions` (`review.storage`), and the
     questions no unit answers, then build (see `kb.store.build`; `lock_wait` seconds for another build to finish;
     the collections on the Chroma server `chroma_url`, if any; `encoders` the shipped models unless a test says
-    otherwise), unless a passage is not its unit's text word for word (VerbatimError names each one)."""
+    otherwise; `shipped_vectors` the vectors shipped with the snapshot, reused where they fit), unless a passage
+    is not its unit's text word for word (VerbatimError names each one)."""
     passages = load_passages(sources_dir)
     if failures := check_passages(passages, sources_dir):
         raise VerbatimError(failures)  # the knowledge base in use stays as it was
@@ -81,5 +83,6 @@ def build_knowledge_base(
         chroma_url,
         load_outside(outside_dir),
         encoders,
+        shipped_vectors,
     )
     return report, passages, bank

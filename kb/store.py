@@ -29,6 +29,7 @@ import tempfile
 import time
 import uuid
 import weakref
+import zipfile
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
@@ -49,6 +50,10 @@ from kb.passage import Passage
 from kb.sources import Sources
 
 SOURCES_DIR = PROJECT_ROOT / "kb" / "sources"
+# The English vectors of the shipped snapshot's passages and bank entries, keyed by `embed_hash`, as a full build
+# made them (`python -m ingest --export-vectors`): a first build reuses them instead of spending a minute on the
+# encoder, and embeds only what the snapshot has that they lack.
+SHIPPED_VECTORS = PROJECT_ROOT / "kb" / "vectors" / "english.npz"
 CURRENT = "CURRENT"
 META = "meta.json"
 CHROMA_DIR = "chroma"
@@ -569,6 +574,7 @@ def build(
     chroma_url: str = "",
     outside: Iterable[str] = (),
     encoders: Encoders | None = None,
+    shipped: Path | None = None,
 ) -> BuildReport:
     """Write a new generation from `indexed`, the question `bank` and the `outside` questions (about flying, answered
     by no unit) and switch to it, unless an intact current one has the same inputs.
@@ -577,7 +583,8 @@ def build(
     the generation's metadata for the page's status panel. `progress` wraps the embedding batches. Every run
     removes old, partial and damaged generations, keeping the current one and the one it replaced. The
     collections go to the Chroma server `chroma_url`, or ("") into the generation's directory. `encoders` make the
-    vectors (the shipped models unless a test says otherwise).
+    vectors (the shipped models unless a test says otherwise); a vector neither generation has is taken from the
+    `shipped` file (`SHIPPED_VECTORS`) when it holds one for the same model and text.
     """
     started = time.monotonic()
     encoders = encoders or default_encoders()
@@ -599,6 +606,8 @@ def build(
         texts = {embed_hash(model_id, item.index_text): item.index_text for item in indexed}
         questions = {bank_hash(model_id, entry): entry.text for entry in bank}
         reusable = _reusable_embeddings(store_dir, chroma_url, previous, set(texts) | set(questions), encoders)
+        if shipped is not None:
+            reusable = shipped_embeddings(shipped, set(texts) | set(questions) - set(reusable)) | reusable
         multilingual_reusable = _reusable_multilingual(previous)
         replaces = previous.directory.name if previous is not None else ""
         if previous is not None:
@@ -691,12 +700,38 @@ def _search_vectors(
     }
 
 
-def _stored_embeddings(knowledge_base: KnowledgeBase, wanted: set[str]) -> dict[str, list[float]]:
+def shipped_embeddings(path: Path, wanted: set[str]) -> dict[str, list[float]]:
+    """embed_hash -> vector for the `wanted` ones the shipped file holds; none when the file is missing or
+    unreadable, which only makes the build slower."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            hashes, vectors = data["hashes"].astype(str), data["vectors"]
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile):
+        return {}
+    return {hash_: vectors[row].tolist() for row, hash_ in enumerate(hashes) if hash_ in wanted}
+
+
+def export_embeddings(knowledge_base: KnowledgeBase, path: Path) -> int:
+    """Write every English vector of `knowledge_base` to `path`, sorted by embed_hash; how many were written."""
+    stored = _stored_embeddings(knowledge_base, None)
+    hashes = sorted(stored)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as out:
+        np.savez(
+            out,
+            hashes=np.array(hashes, dtype="S32"),
+            vectors=np.array([stored[h] for h in hashes], dtype=np.float32).reshape(len(hashes), -1),
+        )
+    return len(hashes)
+
+
+def _stored_embeddings(knowledge_base: KnowledgeBase, wanted: set[str] | None) -> dict[str, list[float]]:
+    """embed_hash -> vector of the `wanted` texts (None: all) in the generation's collections."""
     vectors = {}
     for collection in knowledge_base.collections.values():
         stored = collection.get(include=["embeddings", "metadatas"])
         for meta, vector in zip(stored["metadatas"], stored["embeddings"], strict=True):
-            if meta["embed_hash"] in wanted:
+            if wanted is None or meta["embed_hash"] in wanted:
                 vectors[meta["embed_hash"]] = list(vector)
     return vectors
 
