@@ -67,7 +67,7 @@ def test_only_changed_bank_entries_are_embedded_again(tmp_path):
     sources, store, bank = small_sources(tmp_path), tmp_path / "store", tmp_path / "bank"
     write_lines(bank / "tarmac.jsonl", [entry("s1", "Can they keep us on the tarmac for hours?"),
                                         entry("s2", "Which rule wins, the direction or the regulations?")])  # fmt: skip
-    first, passages, _ = build_knowledge_base(sources, store, bank_dir=bank)
+    first, passages, _ = build_knowledge_base(sources, store, bank_dir=bank, shipped_vectors=None)
     assert first.embedded == len(passages) + 2
 
     again, _, _ = build_knowledge_base(sources, store, bank_dir=bank)
