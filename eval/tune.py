@@ -58,13 +58,13 @@ class EvidenceReplay:
         self._evidence: dict[tuple[str, str], Evidence | None] = {}
 
     def search(
-        self, question: str, lang: str = "en", k: int = 5, ask: str | None = None, context: str = ""
+        self, question: str, lang: str = "en", k: int = 5, ask: str | None = None, dialogue: tuple[str, ...] = ()
     ) -> list[Hit]:
         key = (question, lang)
         if key not in self._evidence:
             self._evidence[key] = self.engine.evidence(question, lang) if terms(question, lang) else None
         evidence = self._evidence[key]
-        return [] if evidence is None else self.engine.rank(evidence, question, lang, k, ask, self.weights, context)
+        return [] if evidence is None else self.engine.rank(evidence, question, lang, k, ask, self.weights, dialogue)
 
 
 def shown_units(engine: EvidenceReplay, item: GoldItem, k: int) -> list[UnitId]:

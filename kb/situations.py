@@ -51,9 +51,18 @@ class Situations:
     needs: dict[str, re.Pattern[str]]
     situations: tuple[Situation, ...]
 
-    def holding(self, text: str) -> list[Situation]:
+    def holding(self, text: str, context: str = "") -> list[Situation]:
+        """The situations `text` describes; with `context` (the rest of a dialogue), also those the two describe
+        together when `text` itself names a piece of them (a follow-up "what about the stroller?" after a story of
+        a bent frame), but not one the context alone describes (a question about a dog after a cancellation)."""
         folded = fold(text)
-        return [situation for situation in self.situations if situation.holds(folded)]
+        together = fold(f"{text}\n{context}") if context else folded
+        return [
+            situation
+            for situation in self.situations
+            if situation.holds(folded)
+            or (context and situation.holds(together) and any(p.search(folded) for p in situation.when))
+        ]
 
     def needed(self, text: str) -> set[str]:
         """The roles an ask asks for: "how much" needs a compensation table, "by when" a deadline."""

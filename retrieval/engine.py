@@ -77,7 +77,7 @@ class SearchEngine:
         )
 
     def search(
-        self, question: str, lang: str = "en", k: int = 5, ask: str | None = None, context: str = ""
+        self, question: str, lang: str = "en", k: int = 5, ask: str | None = None, dialogue: tuple[str, ...] = ()
     ) -> list[Hit]:
         """At most k passages, one per unit, best first; nothing when the question is like no bank entry, and no
         unit far below the best one, so possibly nothing at all.
@@ -87,7 +87,7 @@ class SearchEngine:
         """
         if not terms(question, lang):
             return []
-        return self.rank(self.evidence(question, lang), question, lang, k, ask, context=context)
+        return self.rank(self.evidence(question, lang), question, lang, k, ask, dialogue=dialogue)
 
     def rank(
         self,
@@ -97,7 +97,7 @@ class SearchEngine:
         k: int = 5,
         ask: str | None = None,
         weights: Weights | None = None,
-        context: str = "",
+        dialogue: tuple[str, ...] = (),
     ) -> list[Hit]:
         """The hits `search` shows for the question whose `evidence` was gathered, under `weights` (the engine's
         own unless the evaluator tries others)."""
@@ -107,7 +107,7 @@ class SearchEngine:
         if evidence.closest_outside - evidence.closest_bank_entry > weights.outside_margin:
             return []  # more like a question about flying that the law does not answer
         ranked = evidence.fuse(weights, self.references)
-        shares = situation_shares(self.situations, question, ask or question, context)
+        shares = situation_shares(self.situations, question, ask or question, dialogue)
         ranked = with_situations(ranked, shares, weights.situation)
         best = ranked[0][1] if ranked else 0.0
         hits = []

@@ -71,7 +71,8 @@ def _search_each(
     shown: set[UnitId] = set()
     results = []
     for index, question in enumerate(understanding.questions):
-        found = engine.search(understanding.searched(index), lang, k=limit + len(shown), ask=question, context=context)
+        searched = understanding.searched(index)
+        found = engine.search(searched, lang, k=limit + len(shown), ask=question, dialogue=tuple(turns))
         hits = [hit for hit in found if hit.passage.unit_id not in shown][:limit]
         hits = [hit._replace(parts=engine.pinpointer.pinpoint(question, hit.passage, context)) for hit in hits]
         # a pointer up names only what this question would itself have shown first, never a weaker match

@@ -13,18 +13,22 @@ from kb.passage import UnitId
 from kb.situations import Situations
 
 
-def situation_shares(situations: Situations, searched: str, ask: str, context: str = "") -> dict[UnitId, float]:
-    """unit -> share in (0, 1] for the situations `searched` or the rest of the dialogue (`context`) describes,
-    ordered by what `ask` needs.
+def situation_shares(
+    situations: Situations, searched: str, ask: str, dialogue: tuple[str, ...] = ()
+) -> dict[UnitId, float]:
+    """unit -> share in (0, 1] for the situations `searched` or its message describes, ordered by what `ask` needs.
 
-    An ask split from a long story, or a follow-up, often leaves the cause or the bag's fate in another sentence
-    or turn; the ask itself still decides which of a situation's units comes first. Counting the dialogue's
-    situations as fully as the ask's own was chosen over half as much and not at all (`python -m eval retrieval`
-    on the dev, tuning, story and held-out sets: equal or better on each).
+    An ask split from a long story often leaves the cause or the bag's fate in another sentence of the message:
+    the message's situations count as fully as the ask's own (chosen over half as much and not at all on the dev,
+    tuning, story and held-out sets: equal or better on each). Earlier turns of the `dialogue` complete a
+    situation only when the ask names a piece of it (`Situations.holding`): "what about the stroller?" after a
+    bent frame, not a question about a seat after a cancellation. The ask decides which of a situation's units
+    comes first.
     """
     needed = situations.needed(ask)
+    message, earlier = (dialogue[-1], "\n".join(dialogue[:-1])) if dialogue else ("", "")
     shares: dict[UnitId, float] = {}
-    for situation in situations.holding(f"{searched}\n{context}"):
+    for situation in situations.holding(f"{searched}\n{message}", earlier):
         for position, engaged in enumerate(situation.units):
             share = 1.0 if engaged.role in needed else 1.0 / (position + 1)
             shares[engaged.unit] = max(shares.get(engaged.unit, 0.0), share)

@@ -30,7 +30,22 @@ def test_a_lifted_unit_passes_its_neighbours():
 def test_a_follow_up_reads_its_situation_from_the_earlier_turn():
     ART17, ART31 = UnitId("C-26", "sch6-art17"), UnitId("C-26", "sch6-art31")
     earlier = "They gate-checked our stroller and it came back with the frame bent; it won't fold."
-    alone = situation_shares(load_situations(), "And what about that, by when?", "And what about that, by when?")
-    followed = situation_shares(load_situations(), "And what about that, by when?", "And by when?", earlier)
+    follow_up = "And what about the stroller, by when?"
+    alone = situation_shares(load_situations(), follow_up, follow_up, (follow_up,))
+    followed = situation_shares(load_situations(), follow_up, follow_up, (earlier, follow_up))
     assert ART17 not in alone
     assert followed[ART31] == 1.0 and followed[ART17] > 0  # the ask wants a deadline: the notice article first
+
+
+def test_an_earlier_turn_alone_lifts_nothing_for_another_topic():
+    earlier = "Our flight was cancelled because of a crew shortage."
+    question = "Different question: can my 8-year-old sit with me?"
+    shares = situation_shares(load_situations(), question, question, (earlier, question))
+    assert S12 not in shares and S19 not in shares
+    assert UnitId("SOR-2019-150", "s22") in shares
+
+
+def test_a_cause_told_elsewhere_in_the_message_counts():
+    message = "They cancelled for a crew shortage. We waited all day. How much compensation do we get?"
+    shares = situation_shares(load_situations(), "How much compensation do we get?", "How much?", (message,))
+    assert shares[S19] == shares[S12] == 1.0
