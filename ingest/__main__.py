@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
 
     def progress(batches):
-        return tqdm(batches, desc="Embedding", unit="batch", disable=args.quiet, file=sys.stderr)
+        return tqdm(batches, desc="Embedding", unit="batch", disable=args.quiet or not batches, file=sys.stderr)
 
     def waiting(holder: str) -> None:
         print(f"Another build is running (process {holder}); waiting up to {args.wait:.0f} s…", file=sys.stderr)
