@@ -44,9 +44,13 @@ def readable_question(
     bound what may be written), `shared` (facts of the whole message, such as the carrier), `about` (the issue
     families of the ask: a clause of the same family tells its situation best)."""
     lang = detect_language(story)
-    ask = _asking_clause(asks[0], story) if asks else _GENERIC_ASK[lang]
-    for more in asks[1:]:  # asks about one issue, or the asks merged beyond the third question, read as one
-        joined = f"{ask.rstrip('?').rstrip()}, and {_lower_first(_asking_clause(more, story))}"
+    # a first ask the rule refuses ("Isn't it Air Canada's flight though??" reads as a statement) gives way
+    clauses = [_asking_clause(text, story) for text in asks]
+    while len(clauses) > 1 and rule_broken(clauses[0], story) is not None:
+        clauses.pop(0)
+    ask = clauses[0] if clauses else _GENERIC_ASK[lang]
+    for more in clauses[1:]:  # asks about one issue, or the asks merged beyond the third question, read as one
+        joined = f"{ask.rstrip('?').rstrip()}, and {_lower_first(more)}"
         if word_count(joined) <= READABLE_WORDS:
             ask = joined
     told: list[str] = []

@@ -150,3 +150,14 @@ def test_a_long_story_shows_short_questions_and_searches_its_facts():
     assert "compensation" in first and "crew shortage" in first and "suitcase" in second
     assert all(len(question.split()) <= 25 and rule_broken(question, story) is None for question in result.questions)
     assert "29 hours" in result.searched(0) and "broken wheel" in result.searched(1)
+
+
+def test_a_rhetorical_first_question_gives_way_to_the_real_ask():
+    story = (
+        "The ticket says the regional partner operated it. Isn't it the big airline's flight though?? They "
+        "cancelled it and the partner says it's a small carrier, so it owes less. Nobody has answered my letter "
+        "for six weeks. Am I owed the small airline amount or the big one, and can I complain to someone?"
+    )
+    (question,) = understand([story], config=None).questions
+    assert question.startswith("Am I owed the small airline amount or the big one")
+    assert rule_broken(question, story) is None
