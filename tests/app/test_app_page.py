@@ -354,7 +354,8 @@ def test_a_language_model_that_plants_an_amount_and_a_link_is_not_shown(feedback
     assert understanding.questions == understand([message], config=None).questions
     for number, question in enumerate(understanding.questions, start=1):
         assert f"{number}. {question}" in texts(at)
-    everything = page_strings(at)
+    endpoint = stub.config.base_url.split("//", 1)[-1]  # its random port may hold "4321": it is not the model's
+    everything = page_strings(at).replace(endpoint, "")
     assert message in everything
     for planted in ("4,321", "4321", "evil", "Claim now"):
         assert planted not in everything
