@@ -46,8 +46,10 @@ class SearchEngine:
         for passage in knowledge_base.passages:
             self.units[passage.unit_id][passage.lang].append(passage)
         self.references = cross_references(knowledge_base.passages)
-        self.passage_dense = DenseRetriever(knowledge_base.collection, PASSAGE_CANDIDATES)
-        self.bank_dense = DenseRetriever(knowledge_base.bank_collection, BANK_CANDIDATES)
+        passage_units = {p.id: p.unit_id for p in knowledge_base.passages}
+        self.passage_dense = DenseRetriever(knowledge_base.collection, PASSAGE_CANDIDATES, passage_units)
+        bank_units = {e.id: UnitId(e.doc, e.unit) for e in knowledge_base.bank}
+        self.bank_dense = DenseRetriever(knowledge_base.bank_collection, BANK_CANDIDATES, bank_units)
         self.bank_sparse: dict[str, SparseRetriever] = {}
         for lang in {e.lang for e in knowledge_base.bank}:
             entries = [e for e in knowledge_base.bank if e.lang == lang]

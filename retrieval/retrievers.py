@@ -21,11 +21,16 @@ from retrieval.terms import terms
 
 
 class DenseRetriever:
-    """The units of the texts in a Chroma collection nearest to a question's vector."""
+    """The units of the texts in a Chroma collection nearest to a question's vector.
 
-    def __init__(self, collection, candidates: int):
+    Each record's unit is known from its id (`units`), so a query asks Chroma for distances only: reading the
+    metadata of 150 records took two thirds of a query's time.
+    """
+
+    def __init__(self, collection, candidates: int, units: dict[str, UnitId]):
         self.collection = collection
         self.candidates = candidates
+        self.units = units
         self.count = collection.count()  # a generation's collections never change once built
 
     def scores(self, vector) -> dict[UnitId, float]:
@@ -33,11 +38,11 @@ class DenseRetriever:
         if not count:
             return {}
         result = self.collection.query(
-            query_embeddings=[vector], n_results=min(self.candidates, count), include=["metadatas", "distances"]
+            query_embeddings=[vector], n_results=min(self.candidates, count), include=["distances"]
         )
         best: dict[UnitId, float] = {}
-        for meta, distance in zip(result["metadatas"][0], result["distances"][0], strict=True):
-            unit = UnitId(meta["doc"], meta["unit"])
+        for record, distance in zip(result["ids"][0], result["distances"][0], strict=True):
+            unit = self.units[record]
             best[unit] = max(best.get(unit, -1.0), 1.0 - float(distance))
         return best
 
