@@ -605,9 +605,10 @@ def build(
             )
         texts = {embed_hash(model_id, item.index_text): item.index_text for item in indexed}
         questions = {bank_hash(model_id, entry): entry.text for entry in bank}
-        reusable = _reusable_embeddings(store_dir, chroma_url, previous, set(texts) | set(questions), encoders)
+        wanted = set(texts) | set(questions)
+        reusable = _reusable_embeddings(store_dir, chroma_url, previous, wanted, encoders)
         if shipped is not None:
-            reusable = shipped_embeddings(shipped, set(texts) | set(questions) - set(reusable)) | reusable
+            reusable |= shipped_embeddings(shipped, wanted - set(reusable))
         multilingual_reusable = _reusable_multilingual(previous)
         replaces = previous.directory.name if previous is not None else ""
         if previous is not None:
