@@ -29,13 +29,18 @@ _NUMBER_WORDS = {
     "trente": 30, "quarante": 40, "cinquante": 50, "soixante": 60, "cent": 100, "mille": 1000,
 }  # fmt: skip
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
-# A question opens with an auxiliary verb ("Can ...", "Must ..."), has an interrogative among its first eight
-# words ("Under which rule ...", "For a cancelled flight, what ..."), or inverts a French subject ("Air Canada
-# doit-il ..."). "You are owed $400?" does none of these.
+# A question opens with an auxiliary verb ("Can ...", "Shouldn't ..."), has an interrogative among its first eight
+# words ("Under which rule ...", "For a cancelled flight, what ..."), inverts a French subject ("Air Canada
+# doit-il ..."), or is a question the passenger asked in those very words ("On a droit à quelque chose?").
+# "You are owed $400?", written by a machine, does none of these.
 _AUXILIARIES = {
     "is", "are", "am", "was", "were", "do", "does", "did", "can", "could", "may", "might", "must", "shall",
     "should", "will", "would", "has", "have", "had", "est-ce", "qu'est-ce",
+    "isn't", "aren't", "wasn't", "weren't", "don't", "doesn't", "didn't", "can't", "couldn't", "mustn't",
+    "shouldn't", "won't", "wouldn't", "hasn't", "haven't", "hadn't",
 }  # fmt: skip
+OWN_QUESTION_WORDS = 4  # "Seriously?" or "Is that it?" alone does not make a passenger's question
+_FACTS_IN_BRACKETS = re.compile(r"\s*\([^()]*\)\s*(?=\?$)")
 _INTERROGATIVES = {
     "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "whether", "quel", "quelle", "quels",
     "quelles", "lequel", "laquelle", "lesquels", "lesquelles", "qui", "quoi", "quand", "où", "comment",
@@ -58,7 +63,7 @@ def rule_broken(question: str, passenger_text: str) -> str | None:
         return "it contains formatting"
     if _SENTENCE_BREAK.search(text[:-1]):
         return "it says something before it asks"
-    if not _asks(text):
+    if not asks_by_form(text) and not _passengers_own_question(text, passenger_text):
         return "it is a statement, not a question"
     added = figures(text) - figures(passenger_text)
     if added:
@@ -82,8 +87,20 @@ def _value(number: str) -> float:
         return float(re.sub(r"\D", "", number) or 0)
 
 
-def _asks(text: str) -> bool:
-    words = [word.casefold() for word in _WORD.findall(text)]
+def asks_by_form(text: str) -> bool:
+    """Whether `text` is shaped as a question: an auxiliary first, an interrogative early, a French inversion."""
+    words = [word.casefold().replace("’", "'") for word in _WORD.findall(text)]
     if words[:1] and words[0] in _AUXILIARIES:
         return True
     return any(word in _INTERROGATIVES for word in words[:8]) or bool(_FRENCH_INVERSION.search(text))
+
+
+def _passengers_own_question(question: str, passenger_text: str) -> bool:
+    """Whether the passenger asked this question in these words, a question mark after them: spoken French and
+    English often ask without inverting ("Pis pour le retard, on a droit à quelque chose?"). The facts in brackets
+    that a question carries are the passenger's words too, checked apart (figures)."""
+    core = _FACTS_IN_BRACKETS.sub("", question)[:-1].strip(" ,")
+    if len(_WORD.findall(core)) < OWN_QUESTION_WORDS:
+        return False
+    said = " ".join(unicodedata.normalize("NFKC", passenger_text).casefold().split())
+    return re.search(re.escape(" ".join(core.casefold().split())) + r"\s*\?", said) is not None

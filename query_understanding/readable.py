@@ -17,7 +17,7 @@ from query_understanding.facts import carriers, durations, missing_from, places
 from query_understanding.lexicon import DISRUPTION_CAUSE, SITUATION_TOPICS, cue_words
 from query_understanding.lexicon import families as _families
 from query_understanding.lexicon import topics as _topics
-from query_understanding.machine_text import MAX_WORDS, rule_broken
+from query_understanding.machine_text import MAX_WORDS, asks_by_form, rule_broken
 from query_understanding.segments import strip_lead_in
 
 READABLE_WORDS = 25  # what a question aims at; never more than machine_text.MAX_WORDS
@@ -30,6 +30,7 @@ _CLOCK = re.compile(r"\d\s*(?:am|pm)\b|^\d{1,2}h\d{2}$", re.IGNORECASE)
 topics = lru_cache(maxsize=4096)(_topics)
 families = lru_cache(maxsize=4096)(_families)
 _GENERIC_ASK = {"en": "What are my rights?", "fr": "Quels sont mes droits?"}
+_AND = {"en": "and", "fr": "et"}
 
 
 def word_count(text: str) -> int:
@@ -50,7 +51,7 @@ def readable_question(
         clauses.pop(0)
     ask = clauses[0] if clauses else _GENERIC_ASK[lang]
     for more in clauses[1:]:  # asks about one issue, or the asks merged beyond the third question, read as one
-        joined = f"{ask.rstrip('?').rstrip()}, and {_lower_first(more)}"
+        joined = f"{ask.rstrip('?').rstrip()}, {_AND[lang]} {_lower_first(more)}"
         if word_count(joined) <= READABLE_WORDS:
             ask = joined
     told: list[str] = []
@@ -68,15 +69,21 @@ def readable_question(
 
 def _asking_clause(text: str, story: str) -> str:
     """The ask as a question that passes the rule: the whole sentence when it does and is short, else its last
-    clauses ("So confused, what am I owed?" -> "What am I owed?")."""
+    clauses ("So confused, what am I owed?" -> "What am I owed?"). A clause shaped as a question comes before one
+    that passes only as the passenger's own words ("My flight was cancelled and they lost my bag, what can I
+    get?" asks "What can I get?"; "Pis pour le retard, on a droit à quelque chose?" is kept as it is)."""
     whole = _as_question(text)
-    if word_count(whole) <= READABLE_WORDS and rule_broken(whole, story) is None:
-        return whole
     pieces = re.split(r",\s*|\s+(?:so|donc|alors)\s+", text)
-    for start in range(len(pieces) - 1, 0, -1):  # the shortest tail first
-        tail = _as_question(", ".join(p for p in pieces[start:] if p.strip()))
-        if word_count(tail) <= READABLE_WORDS and rule_broken(tail, story) is None:
-            return tail[:1].upper() + tail[1:]
+    tails = [_as_question(", ".join(p for p in pieces[start:] if p.strip())) for start in range(len(pieces) - 1, 0, -1)]
+    candidates = [whole] + [tail[:1].upper() + tail[1:] for tail in tails]  # the shortest tail first
+    for shaped in (True, False):
+        for candidate in candidates:
+            if (
+                word_count(candidate) <= READABLE_WORDS
+                and rule_broken(candidate, story) is None
+                and (asks_by_form(candidate) or not shaped)
+            ):
+                return candidate
     return whole
 
 

@@ -52,6 +52,18 @@ def test_each_kind_of_violation_is_named(question, reason):
     assert reason in (rule_broken(question, MESSAGE) or "")
 
 
+def test_a_question_the_passenger_asked_in_those_words_passes_though_not_shaped_as_one():
+    passenger = "Le vol a eu 4h de retard. Pis pour le retard, on a droit à quelque chose?"
+    assert rule_broken("Pis pour le retard, on a droit à quelque chose (4h)?", passenger) is None
+    assert "statement" in rule_broken("On a droit à 400 $ pour le retard?", passenger)  # not the passenger's words
+    assert "statement" in rule_broken("Pour le retard?", passenger)  # too short to be a question of its own
+
+
+def test_a_negated_auxiliary_opens_a_question():
+    assert rule_broken("Shouldn't Porter pay back the hotel?", MESSAGE) is None
+    assert rule_broken("Isn’t the hotel on Porter?", MESSAGE) is None
+
+
 def test_number_words_and_digits_are_the_same_figure():
     assert rule_broken("Is a ten hour delay compensated for a Porter flight?", MESSAGE) is None
     assert rule_broken("Is a 1 000 $ claim allowed?", "I claimed $1,000 from Porter for my flight.") is None

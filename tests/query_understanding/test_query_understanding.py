@@ -152,12 +152,34 @@ def test_a_long_story_shows_short_questions_and_searches_its_facts():
     assert "29 hours" in result.searched(0) and "broken wheel" in result.searched(1)
 
 
-def test_a_rhetorical_first_question_gives_way_to_the_real_ask():
+def test_a_negated_question_is_asked_with_the_asks_after_it():
     story = (
         "The ticket says the regional partner operated it. Isn't it the big airline's flight though?? They "
         "cancelled it and the partner says it's a small carrier, so it owes less. Nobody has answered my letter "
         "for six weeks. Am I owed the small airline amount or the big one, and can I complain to someone?"
     )
     (question,) = understand([story], config=None).questions
-    assert question.startswith("Am I owed the small airline amount or the big one")
+    assert question.startswith("Isn't it the big airline's flight")
+    assert "am I owed the small airline amount or the big one" in question
+    assert rule_broken(question, story) is None
+
+
+@pytest.mark.parametrize(
+    ("story", "asked"),
+    [
+        (
+            "On revenait de Floride avec Flair pis le vol a été retardé de 4h parce que l'équipage était pas arrivé, "
+            "on a atterri à Montréal à 2h du matin avec les enfants. Pis pour le retard, on a droit à quelque chose?",
+            "Pis pour le retard, on a droit à quelque chose (",
+        ),
+        (
+            "WestJet kept us on the plane at the gate for hours with no water and the kids were crying the whole "
+            "time, then they cancelled anyway. So we just get nothing for that?",
+            "We just get nothing for that (",
+        ),
+    ],
+)
+def test_a_question_asked_without_inversion_is_kept_in_the_passengers_words(story, asked):
+    (question,) = understand([story], config=None).questions
+    assert question.startswith(asked)
     assert rule_broken(question, story) is None
