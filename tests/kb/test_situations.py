@@ -27,10 +27,32 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("My suitcase arrived with a broken wheel", "bag-damaged"),
         ("Ma valise est arrivée trois jours plus tard", "bag-delayed"),
         ("Booked with one airline but the flight was operated by its partner", "who-is-responsible"),
+        ("The flight got cx'd after the crew timed out", "disruption-within-control"),
+        ("Cancelled the day before because of a pilot strike", "disruption-outside-control"),
+        ("Delayed for maintenance, but routine checks don't count as safety, do they?", "safety-disputed"),
+        ("They said the cancellation was for weather but other flights left fine", "cause-disputed"),
+        ("Personne pour l'aider au comptoir, pas de chaise d'allée pour aller à son siège", "disability-assistance"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
     assert situation in {found.id for found in load_situations().holding(text)}
+
+
+def test_a_strike_by_the_carrier_s_own_pilots_is_a_labour_disruption_not_a_crew_problem():
+    found = {situation.id for situation in load_situations().holding("Cancelled because of a pilot strike")}
+    assert "disruption-within-control" not in found
+
+
+@pytest.mark.parametrize(
+    ("ask", "role"),
+    [
+        ("Does scheduled maintenance count as safety?", "definition"),
+        ("Do I have to prove it wasn't the weather?", "onus"),
+        ("Do I have to send the claim by some date?", "deadline"),
+    ],
+)
+def test_what_an_ask_asks_for(ask, role):
+    assert role in load_situations().needed(ask)
 
 
 @pytest.mark.parametrize(
