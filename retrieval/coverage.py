@@ -19,6 +19,8 @@ from query_understanding.lexicon import (
     DISABILITY,
     DISRUPTION,
     FOREIGN_REGIME,
+    ON_ANY_MODE,
+    OTHER_MODE,
     OTHER_SERVICE,
     ROUTE_OF_CODES_AMONG_WORDS,
     STAY_AND_RIDE,
@@ -31,11 +33,16 @@ def outside_coverage(dialogue: str) -> Outcome | None:
     text = fold(dialogue)
     if FOREIGN_REGIME.search(text) and not names_canada(dialogue):
         return Outcome.FOREIGN_REGIME
-    air = len(AIR_TRAVEL.findall(text)) + len(ROUTE_OF_CODES_AMONG_WORDS.findall(dialogue))
-    other = len(OTHER_SERVICE.findall(text)) + (0 if air else len(STAY_AND_RIDE.findall(text)))
-    if other > air and not DISABILITY.search(text):
+    air_words = [match.group(0) for match in AIR_TRAVEL.finditer(text)]
+    routes = len(ROUTE_OF_CODES_AMONG_WORDS.findall(dialogue))
+    if OTHER_MODE.search(text):  # a bag or a seat on a train is no flight
+        flight_words = [word for word in air_words if not ON_ANY_MODE.fullmatch(word)]
+    else:
+        flight_words = air_words
+    other = len(OTHER_SERVICE.findall(text)) + (0 if air_words or routes else len(STAY_AND_RIDE.findall(text)))
+    if other > len(flight_words) + routes and not DISABILITY.search(text):
         return Outcome.OTHER_SERVICE
-    if not air and not DISRUPTION.search(text):
+    if not air_words and not routes and not DISRUPTION.search(text):
         return Outcome.NOT_AIR_TRAVEL
     if no_canadian_link(dialogue):
         return Outcome.NO_CANADIAN_LINK

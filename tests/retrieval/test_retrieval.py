@@ -10,6 +10,7 @@ from foundation.text import detect_language
 from kb.store import SOURCES_DIR
 from kb.verbatim import check_unit
 from retrieval.coverage import outside_coverage
+from retrieval.outcome import Outcome
 from retrieval.search import per_question_k, search_dialogue
 
 
@@ -92,6 +93,17 @@ def test_a_dialogue_outside_coverage_costs_no_language_model_call(engine):
         covered = search_dialogue(["My flight was cancelled"], engine, llm_config=endpoint, http_client=client)
     assert result.outside_coverage and result.understanding.path == "offline" and not result.understanding.note
     assert covered.understanding.note and len(requests) == 1  # the covered one asked, and fell back
+
+
+def test_a_bag_or_a_seat_on_a_train_is_no_flight():
+    train = (
+        "VIA Rail had us sit outside Kingston for 3 hours, the train got in late, and my checked bag did not come "
+        "off at Central Station: it came back two days later with the zipper ripped. Is there a rule like the "
+        "airline one for the bag?"
+    )
+    assert outside_coverage(train) is Outcome.OTHER_SERVICE
+    flight = "Air Canada cancelled my flight so I took the train to Montreal, and they lost my bag. What can I get?"
+    assert outside_coverage(flight) is None
 
 
 def test_disability_questions_about_trains_are_covered():
