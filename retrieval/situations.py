@@ -14,7 +14,7 @@ from kb.situations import Situations
 
 
 def situation_shares(
-    situations: Situations, searched: str, ask: str, dialogue: tuple[str, ...] = ()
+    situations: Situations, searched: str, ask: str, dialogue: tuple[str, ...] = (), earlier_turns: float = 1.0
 ) -> dict[UnitId, float]:
     """unit -> share in (0, 1] for the situations `searched` or its message describes, ordered by what `ask` needs.
 
@@ -22,14 +22,18 @@ def situation_shares(
     the message's situations count as fully as the ask's own (chosen over half as much and not at all on the dev,
     tuning, story and held-out sets: equal or better on each). Earlier turns of the `dialogue` complete a
     situation only when the ask names a piece of it (`Situations.holding`): "what about the stroller?" after a
-    bent frame, not a question about a seat after a cancellation. The ask decides which of a situation's units
-    comes first.
+    bent frame, not a question about a seat after a cancellation. A situation that only the searched question
+    brings from earlier turns (their facts, carried into a follow-up about the stroller) counts `earlier_turns`
+    times as much as one the last message itself tells (`Weights.earlier_turns`). The ask decides which of a
+    situation's units comes first.
     """
     needed = situations.needed(ask)
     message, earlier = (dialogue[-1], "\n".join(dialogue[:-1])) if dialogue else ("", "")
+    told = {situation.id for situation in situations.holding(message, earlier)} if earlier else None
     shares: dict[UnitId, float] = {}
     for situation in situations.holding(f"{searched}\n{message}", earlier):
+        weight = 1.0 if told is None or situation.id in told else earlier_turns
         for position, engaged in enumerate(situation.units):
-            share = 1.0 if engaged.role in needed else 1.0 / (position + 1)
+            share = weight * (1.0 if engaged.role in needed else 1.0 / (position + 1))
             shares[engaged.unit] = max(shares.get(engaged.unit, 0.0), share)
     return shares

@@ -49,3 +49,12 @@ def test_a_cause_told_elsewhere_in_the_message_counts():
     message = "They cancelled for a crew shortage. We waited all day. How much compensation do we get?"
     shares = situation_shares(load_situations(), "How much compensation do we get?", "How much?", (message,))
     assert shares[S19] == shares[S12] == 1.0
+
+
+def test_a_situation_only_the_searched_question_carries_from_earlier_turns_counts_less():
+    earlier = "WestJet cancelled our flight to Orlando because of crew availability; we got there 22 hours late."
+    follow_up = "ok and what about the stroller? it came off with a bent frame"
+    searched = f"{follow_up} (WestJet, crew availability, cancelled)"  # the facts a follow-up carries
+    shares = situation_shares(load_situations(), searched, follow_up, (earlier, follow_up), earlier_turns=0.5)
+    assert shares[UnitId("C-26", "sch6-art17")] == 1.0  # the stroller: the last message tells it
+    assert shares[S12] == 0.5  # the cancellation: only the carried facts tell it
