@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 _LEAD_IN = re.compile(
-    r"^(?:(?:and|also|so|but|then|plus|ok(?:ay)?|well|oh|et|aussi|mais|alors|puis|donc|bon)\b[,:]?\s*)+",
+    r"^(?:(?:and|also|so|but|then|plus|ok(?:ay)?|well|oh|update|et|aussi|mais|alors|puis|pis|faque|donc|bon)\b[,:]?\s*)+",
     re.IGNORECASE,
 )
 _QUESTION_START = re.compile(

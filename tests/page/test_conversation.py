@@ -78,6 +78,9 @@ def test_no_place_means_the_page_asks(turns):
         ("Je suis canadienne, j'habite à Montréal. Mon vol Vueling de Barcelone à Rome a été annulé.", True),
         ("I live in Toronto and my Alitalia flight from Toronto to Rome was cancelled", False),
         ("My Iberia flight from Madrid to Canada was cancelled", False),
+        ("Canadian here (from Kitchener), Ryanair Dublin to Barcelona was 5 hrs late. Can the CTA help?", True),
+        ("My home address is in Ontario; easyJet cancelled my Nice to Rome flight. What am I owed?", True),
+        ("From Kitchener to Dublin on Air Canada, then Ryanair from Dublin to Barcelona was 5 hours late", False),
     ],
 )
 def test_a_flight_with_no_link_to_canada_is_outside_coverage(dialogue, outside):

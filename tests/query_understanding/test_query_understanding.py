@@ -6,6 +6,7 @@ import pytest
 
 from query_understanding import NO_WORDS_NOTE, understand
 from query_understanding.machine_text import rule_broken
+from query_understanding.standalone_rules import leans_on_history, make_standalone
 
 
 def offline(*turns: str):
@@ -170,7 +171,7 @@ def test_a_negated_question_is_asked_with_the_asks_after_it():
         (
             "On revenait de Floride avec Flair pis le vol a été retardé de 4h parce que l'équipage était pas arrivé, "
             "on a atterri à Montréal à 2h du matin avec les enfants. Pis pour le retard, on a droit à quelque chose?",
-            "Pis pour le retard, on a droit à quelque chose (",
+            "Pour le retard, on a droit à quelque chose (",
         ),
         (
             "WestJet kept us on the plane at the gate for hours with no water and the kids were crying the whole "
@@ -183,3 +184,16 @@ def test_a_question_asked_without_inversion_is_kept_in_the_passengers_words(stor
     (question,) = understand([story], config=None).questions
     assert question.startswith(asked)
     assert rule_broken(question, story) is None
+
+
+@pytest.mark.parametrize(
+    "follow_up",
+    [
+        "Pis si j'ai pas gardé mes factures pour l'hôtel pis la bouffe, j'ai-tu quand même droit à de quoi?",
+        "Update: they now say the cancellation was because of a strike and outside their control, does that matter?",
+    ],
+)
+def test_a_follow_up_opening_with_pis_or_update_leans_on_the_story(follow_up):
+    story = "Air Canada a cancellé notre vol YUL-CDG à cause d'une panne informatique, on a payé l'hôtel."
+    assert leans_on_history(follow_up)
+    assert "Air Canada" in make_standalone([story], follow_up)

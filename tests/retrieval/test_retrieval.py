@@ -74,6 +74,8 @@ def test_units_without_a_french_version_are_shown_in_english(engine, question, d
     [
         "My VIA Rail train from Toronto to Ottawa was 4 hours late. Do I get compensation?",
         "The hotel I booked on Expedia cancelled my room. Who refunds me?",
+        "My travel insurance denied my trip cancellation claim and the card's insurer says the other insurer pays "
+        "first. Which one pays for the flights I cancelled?",
         "Ryanair was 5 hours late from Rome to Paris, can I claim under EU261?",
         "What is the weather like in Toronto today?",
     ],
