@@ -32,10 +32,17 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("Delayed for maintenance, but routine checks don't count as safety, do they?", "safety-disputed"),
         ("They said the cancellation was for weather but other flights left fine", "cause-disputed"),
         ("Personne pour l'aider au comptoir, pas de chaise d'allée pour aller à son siège", "disability-assistance"),
+        ("At the gate they said we would not fly: the aircraft was weight restricted", "denied-boarding"),
+        ("The cello came off the plane with a crack in the top", "bag-damaged"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
     assert situation in {found.id for found in load_situations().holding(text)}
+
+
+def test_a_second_seat_for_a_cello_is_no_disability():
+    found = {situation.id for situation in load_situations().holding("I bought a second seat for my cello")}
+    assert "disability-assistance" not in found and "musical-instrument" in found
 
 
 def test_a_strike_by_the_carrier_s_own_pilots_is_a_labour_disruption_not_a_crew_problem():
