@@ -56,10 +56,16 @@ def test_a_strike_by_the_carrier_s_own_pilots_is_a_labour_disruption_not_a_crew_
         ("Does scheduled maintenance count as safety?", "definition"),
         ("Do I have to prove it wasn't the weather?", "onus"),
         ("Do I have to send the claim by some date?", "deadline"),
+        ("J'aurais-tu pu demander un remboursement au lieu d'attendre?", "refund"),
     ],
 )
 def test_what_an_ask_asks_for(ask, role):
     assert role in load_situations().needed(ask)
+
+
+def test_being_reimbursed_for_what_one_bought_is_no_ticket_refund():
+    assert "refund" not in load_situations().needed("Y'a-tu un montant max qu'ils doivent rembourser pour le linge?")
+    assert "refund" not in load_situations().needed("Will they reimburse the toiletries I bought?")
 
 
 @pytest.mark.parametrize(
