@@ -41,6 +41,7 @@ GRID = {
     "relative_cut": (0.3, 0.5, 0.6, 0.7),
     "situation": (0.0, 0.5, 1.0, 2.0),
     "earlier_turns": (0.5, 1.0),
+    "other_roles": (0.5, 1.0),
 }
 BEFORE = Weights(situation=0.0, relative_cut=0.3)  # the product's weights before situations
 

@@ -109,7 +109,9 @@ class SearchEngine:
         if evidence.closest_outside - evidence.closest_bank_entry > weights.outside_margin:
             return []  # more like a question about flying that the law does not answer
         ranked = evidence.fuse(weights, self.references)
-        shares = situation_shares(self.situations, question, ask or question, dialogue, weights.earlier_turns)
+        shares = situation_shares(
+            self.situations, question, ask or question, dialogue, weights.earlier_turns, weights.other_roles
+        )
         ranked = with_situations(ranked, shares, weights.situation)
         best = ranked[0][1] if ranked else 0.0
         hits = []

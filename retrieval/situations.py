@@ -14,7 +14,12 @@ from kb.situations import Situations
 
 
 def situation_shares(
-    situations: Situations, searched: str, ask: str, dialogue: tuple[str, ...] = (), earlier_turns: float = 1.0
+    situations: Situations,
+    searched: str,
+    ask: str,
+    dialogue: tuple[str, ...] = (),
+    earlier_turns: float = 1.0,
+    other_roles: float = 1.0,
 ) -> dict[UnitId, float]:
     """unit -> share in (0, 1] for the situations `searched` or its message describes, ordered by what `ask` needs.
 
@@ -25,7 +30,8 @@ def situation_shares(
     bent frame, not a question about a seat after a cancellation. A situation that only the searched question
     brings from earlier turns (their facts, carried into a follow-up about the stroller) counts `earlier_turns`
     times as much as one the last message itself tells (`Weights.earlier_turns`). The ask decides which of a
-    situation's units comes first.
+    situation's units comes first; when it asks for something (money, a deadline, a definition), a unit in
+    another role counts `other_roles` times its place's share (`Weights.other_roles`).
     """
     needed = situations.needed(ask)
     message, earlier = (dialogue[-1], "\n".join(dialogue[:-1])) if dialogue else ("", "")
@@ -34,6 +40,6 @@ def situation_shares(
     for situation in situations.holding(f"{searched}\n{message}", earlier):
         weight = 1.0 if told is None or situation.id in told else earlier_turns
         for position, engaged in enumerate(situation.units):
-            share = weight * (1.0 if engaged.role in needed else 1.0 / (position + 1))
+            share = weight * (1.0 if engaged.role in needed else (other_roles if needed else 1.0) / (position + 1))
             shares[engaged.unit] = max(shares.get(engaged.unit, 0.0), share)
     return shares

@@ -186,8 +186,9 @@ def test_a_question_points_up_only_to_its_own_first_results(engine):
     result = search_dialogue([message], engine, llm_config=None)
     limit = per_question_k(5, len(result.results))
     assert len(result.results) >= 2
-    for question in result.results:
-        own_first = units(engine.search(question.question, "en", k=limit))
+    for index, question in enumerate(result.results):
+        searched = result.understanding.searched(index)
+        own_first = units(engine.search(searched, "en", k=limit, ask=question.question, dialogue=(message,)))
         assert set(units(question.shown_above)) <= set(own_first), question.question
     assert ("SOR-2019-150", "s19") not in units(result.results[-1].shown_above)
 
