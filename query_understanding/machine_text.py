@@ -95,11 +95,17 @@ def asks_by_form(text: str) -> bool:
     return any(word in _INTERROGATIVES for word in words[:8]) or bool(_FRENCH_INVERSION.search(text))
 
 
+def without_facts(question: str) -> str:
+    """The question as asked, without the facts in brackets a question carries ("What am I owed (Porter, 5 hours)?"
+    asks "What am I owed?")."""
+    return _FACTS_IN_BRACKETS.sub("", question)
+
+
 def _passengers_own_question(question: str, passenger_text: str) -> bool:
     """Whether the passenger asked this question in these words, a question mark after them: spoken French and
     English often ask without inverting ("Pis pour le retard, on a droit à quelque chose?"). The facts in brackets
     that a question carries are the passenger's words too, checked apart (figures)."""
-    core = _FACTS_IN_BRACKETS.sub("", question)[:-1].strip(" ,")
+    core = without_facts(question)[:-1].strip(" ,")
     if len(_WORD.findall(core)) < OWN_QUESTION_WORDS:
         return False
     said = " ".join(unicodedata.normalize("NFKC", passenger_text).casefold().split())

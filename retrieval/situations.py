@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from kb.passage import UnitId
 from kb.situations import Situations
+from query_understanding.machine_text import without_facts
 
 
 def situation_shares(
@@ -33,7 +34,7 @@ def situation_shares(
     situation's units comes first; when it asks for something (money, a deadline, a definition), a unit in
     another role counts `other_roles` times its place's share (`Weights.other_roles`).
     """
-    needed = situations.needed(ask)
+    needed = situations.needed(without_facts(ask))  # the facts in brackets are the story's, not the ask
     message, earlier = (dialogue[-1], "\n".join(dialogue[:-1])) if dialogue else ("", "")
     told = {situation.id for situation in situations.holding(message, earlier)} if earlier else None
     shares: dict[UnitId, float] = {}
