@@ -34,7 +34,7 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("Personne pour l'aider au comptoir, pas de chaise d'allée pour aller à son siège", "disability-assistance"),
         ("At the gate they said we would not fly: the aircraft was weight restricted", "denied-boarding"),
         ("The cello came off the plane with a crack in the top", "bag-damaged"),
-        ("Bumped, they gave me a hotel voucher and offered a $300 credit for future travel", "voucher-instead-of-money"),
+        ("Bumped, given a hotel voucher and offered a $300 travel credit", "voucher-instead-of-money"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
