@@ -124,6 +124,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gold", type=Path, nargs="+", required=True, help="JSON Lines gold files, pooled")
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0, help="how items are dealt into folds")
+    parser.add_argument(
+        "--by-set",
+        action="store_true",
+        help="one fold per gold file: weights chosen on the other files, measured on a set written by another hand",
+    )
     parser.add_argument("--k", type=int, default=5)
     parser.add_argument("--store", type=Path, help="knowledge base to search (default: the app's)")
     parser.add_argument(
@@ -179,12 +184,14 @@ def main(args: argparse.Namespace) -> int:
 
     held_out: dict[str, dict] = {}
     chosen = []
-    for fold in folds_of(items, args.folds, args.seed):
+    folds = list(sources.values()) if args.by_set else folds_of(items, args.folds, args.seed)
+    for fold in folds:
         weights = best_on([i for i in items if i not in fold])
         chosen.append(weights)
         held_out.update({i.id: per_setting[weights][i.id] for i in fold})
     print(
-        f"{len(items)} items, {args.folds}-fold cross-validation over {len(grid)} settings; criterion (R + AP) / 2"
+        f"{len(items)} items, {len(folds)}-fold cross-validation{' (one fold per set)' if args.by_set else ''} over"
+        f" {len(grid)} settings; criterion (R + AP) / 2"
         f" - {args.wrong_law_cost} x wrong-law share\n"
     )
     engine.weights = BEFORE

@@ -41,6 +41,12 @@ def test_a_situation_holds_for_its_description(text, situation):
     assert situation in {found.id for found in load_situations().holding(text)}
 
 
+def test_a_flight_attendant_or_a_meal_coupon_is_not_what_it_resembles():
+    bumped = "A flight attendant walked me off the overbooked flight; they gave us a coupon pour manger."
+    found = {situation.id for situation in load_situations().holding(bumped)}
+    assert "disability-assistance" not in found and "voucher-instead-of-money" not in found
+
+
 def test_a_second_seat_for_a_cello_is_no_disability():
     found = {situation.id for situation in load_situations().holding("I bought a second seat for my cello")}
     assert "disability-assistance" not in found and "musical-instrument" in found
