@@ -35,6 +35,9 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("At the gate they said we would not fly: the aircraft was weight restricted", "denied-boarding"),
         ("The cello came off the plane with a crack in the top", "bag-damaged"),
         ("Bumped, given a hotel voucher and offered a $300 travel credit", "voucher-instead-of-money"),
+        ("Cancelled for weather, they said, but everyone else flew that night", "cause-disputed"),
+        ("À l'embarquement mon siège a été donné à quelqu'un d'autre", "denied-boarding"),
+        ("Delayed 6 hours: $700 by e-transfer or $1,000 in travel funds?", "voucher-instead-of-money"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
