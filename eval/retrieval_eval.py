@@ -152,7 +152,8 @@ def evaluate(items: list[GoldItem], systems: list[str], engine: SearchEngine, k:
     results = {}
     for name in systems:
         run = system_runner(name, engine, k, llm_config)
-        run(items[0].turns)  # warm caches before timing
+        for turns in {detect_language(item.turns[-1]): item.turns for item in items}.values():
+            run(turns)  # warm caches before timing, and each language's encoders (a first French search loads one)
         shown, latencies = {}, []
         for item in items:
             started = time.perf_counter()
