@@ -41,7 +41,9 @@ class Encoder(Protocol):
 
     def passages(self, texts: list[str]) -> np.ndarray: ...
 
-    def queries(self, texts: list[str]) -> np.ndarray: ...
+    def queries(self, texts: list[str], max_tokens: int = MAX_QUERY_TOKENS) -> np.ndarray:
+        """Questions cut at `max_tokens` where the model reads tokens; a model without a cut ignores it."""
+        ...
 
 
 class ModelMissingError(RuntimeError):
@@ -106,9 +108,9 @@ def embed_query(text: str) -> np.ndarray:
     return embed_queries([text])[0]
 
 
-def embed_queries(texts: list[str]) -> np.ndarray:
-    """Questions as the search compares them: with bge's instruction for retrieval, cut at MAX_QUERY_TOKENS."""
-    return embed([QUERY_PREFIX + text for text in texts], MAX_QUERY_TOKENS)
+def embed_queries(texts: list[str], max_tokens: int = MAX_QUERY_TOKENS) -> np.ndarray:
+    """Questions as the search compares them: with bge's instruction for retrieval, cut at `max_tokens`."""
+    return embed([QUERY_PREFIX + text for text in texts], max_tokens)
 
 
 class BgeSmallEncoder:
@@ -119,8 +121,8 @@ class BgeSmallEncoder:
     def passages(self, texts: list[str]) -> np.ndarray:
         return embed(texts)
 
-    def queries(self, texts: list[str]) -> np.ndarray:
-        return embed_queries(texts)
+    def queries(self, texts: list[str], max_tokens: int = MAX_QUERY_TOKENS) -> np.ndarray:
+        return embed_queries(texts, max_tokens)
 
 
 @register_embedding_function

@@ -73,5 +73,5 @@ class MultilingualEncoder:
     def passages(self, texts: list[str]) -> np.ndarray:
         return embed_multilingual(texts)
 
-    def queries(self, texts: list[str]) -> np.ndarray:
-        return embed_multilingual(texts)
+    def queries(self, texts: list[str], max_tokens: int = 0) -> np.ndarray:
+        return embed_multilingual(texts)  # the model reads a whole question: it has no cut

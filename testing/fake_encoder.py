@@ -22,8 +22,8 @@ class FakeEncoder:
     def passages(self, texts: list[str]) -> np.ndarray:
         return np.array([_vector(text) for text in texts], dtype=np.float32).reshape(len(texts), DIMENSIONS)
 
-    def queries(self, texts: list[str]) -> np.ndarray:
-        return self.passages(texts)
+    def queries(self, texts: list[str], max_tokens: int = 0) -> np.ndarray:
+        return self.passages(texts)  # hashed words have no cut
 
 
 def _vector(text: str) -> np.ndarray:

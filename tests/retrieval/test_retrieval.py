@@ -199,3 +199,14 @@ def test_a_question_about_flying_that_no_law_answers_shows_nothing(engine):
     assert evidence.closest_outside > evidence.closest_bank_entry
     assert engine.search(question) == []
     assert engine.search("Do I get meals if my flight is delayed 4 hours?")  # a question the law answers
+
+
+def test_a_french_question_is_read_by_the_english_model_only_to_its_first_128_tokens(engine):
+    """Past the French cut, more words change nothing the English model sees; an English question reads on."""
+    story = "Notre vol Montréal-Calgary a été annulé la veille du départ, pis personne nous a appelés. " * 6
+    more = " Ma valise est arrivée brisée et la compagnie refuse de payer."
+    french, longer = engine.evidence(story, "fr"), engine.evidence(story + more, "fr")
+    assert french.passage_dense == longer.passage_dense
+
+    english = "Our flight from Montreal to Calgary was cancelled the day before and nobody called us. "
+    assert engine.evidence(english, "en").passage_dense != engine.evidence(english + more, "en").passage_dense
