@@ -262,7 +262,7 @@ def _ask_texts(asks: list[Segment], parts: list[Segment]) -> list[str]:
         siblings = [part for part in parts if part.sentence == ask.sentence]
         whole = len(siblings) > 1 and all(sibling in asks for sibling in siblings)
         texts.append(_as_question(ask.sentence if whole else ask.text))
-    return texts
+    return list(dict.fromkeys(texts))  # the clauses of one sentence give it back once
 
 
 def _as_question(text: str) -> str:

@@ -197,3 +197,18 @@ def test_a_follow_up_opening_with_pis_or_update_leans_on_the_story(follow_up):
     story = "Air Canada a cancellé notre vol YUL-CDG à cause d'une panne informatique, on a payé l'hôtel."
     assert leans_on_history(follow_up)
     assert "Air Canada" in make_standalone([story], follow_up)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "We landed five hours late and the airline blamed the weather. Do I have to prove the cause, or do they? "
+        "And is it too late to claim after ten months?",
+        "The travel site charged me a fee to move my flight after the airline changed it. "
+        "Can the site keep its own fee, and how do I get my $60 back?",
+    ],
+)
+def test_clauses_of_one_asking_sentence_are_asked_once(message):
+    for question in offline(message).questions:
+        clauses = [clause.strip(" ?").lower() for clause in question.split("(")[0].split(",")]
+        assert len(clauses) == len(set(clauses)), question
