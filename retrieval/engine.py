@@ -87,8 +87,8 @@ class SearchEngine:
     def search(
         self, question: str, lang: str = "en", k: int = 5, ask: str | None = None, dialogue: tuple[str, ...] = ()
     ) -> list[Hit]:
-        """At most k passages, one per unit, best first; nothing when the question is like no bank entry, and no
-        unit far below the best one, so possibly nothing at all.
+        """At most k passages, one per unit, best first; nothing when the question is like no bank entry and tells no
+        situation the law distinguishes, and no unit far below the best one, so possibly nothing at all.
 
         `question` is what is searched; `ask`, the question as the passenger reads it (default: the same), says
         what is asked for, so that the units of the situations `question` describes come in the order it needs.
@@ -110,14 +110,16 @@ class SearchEngine:
         """The hits `search` shows for the question whose `evidence` was gathered, under `weights` (the engine's
         own unless the evaluator tries others)."""
         weights = weights or self.weights
-        if evidence.closest_bank_entry < weights.min_similarity:
+        shares = situation_shares(
+            self.situations, question, ask or question, dialogue, weights.earlier_turns, weights.other_roles
+        )
+        if evidence.closest_bank_entry < weights.min_similarity and not shares:
+            # like no way a passenger asks about the law, and telling no situation the law distinguishes: on every
+            # set, the questions this gate stopped that told a situation were answerable, and none of the others
             return []
         if evidence.closest_outside - evidence.closest_bank_entry > weights.outside_margin:
             return []  # more like a question about flying that the law does not answer
         ranked = evidence.fuse(weights, self.references)
-        shares = situation_shares(
-            self.situations, question, ask or question, dialogue, weights.earlier_turns, weights.other_roles
-        )
         ranked = with_situations(ranked, shares, weights.situation)
         best = ranked[0][1] if ranked else 0.0
         hits = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kb.passage import UnitId
 from kb.situations import load_situations
-from retrieval.fusion import with_situations
+from retrieval.fusion import Evidence, with_situations
 from retrieval.situations import situation_shares
 
 S12, S19 = UnitId("SOR-2019-150", "s12"), UnitId("SOR-2019-150", "s19")
@@ -65,3 +65,12 @@ def test_the_facts_in_brackets_do_not_say_what_the_ask_asks_for():
     ask = "Do we get anything for the strike (They rebooked us 2 days later, cancelled)?"
     shares = situation_shares(load_situations(), f"{ask} {bag}", ask, other_roles=0.5)
     assert shares[UnitId("SOR-2019-150", "s17")] < 1.0  # "rebooked" is the story's word, not the ask's
+
+
+def test_a_question_telling_a_situation_passes_the_closeness_gate(fake_engine):
+    """Worded like no bank entry, a question still gets the law when it tells a situation the law distinguishes;
+    one that tells none is refused."""
+    faint = Evidence(passage_dense={S12: 0.3, S19: 0.2}, bank_dense={S12: 0.2, S19: 0.1}, bank_sparse={})
+    story = "The crew shortage got our flight cancelled, how much are they on the hook for?"
+    assert {hit.passage.unit_id for hit in fake_engine.rank(faint, story)} >= {S12, S19}
+    assert fake_engine.rank(faint, "How much are they on the hook for?") == []
