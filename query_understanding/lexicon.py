@@ -113,6 +113,8 @@ ROUTE_OF_CODES_AMONG_WORDS = _pattern("route_of_codes_among_words")
 # --- Disruptions and their causes ---
 
 DISRUPTION = _pattern("disruption")
+UNEVENTFUL_FLIGHT = _pattern("uneventful_flight")
+CONTRAST = _pattern("contrast")
 DISRUPTION_CAUSE = _pattern("disruption_cause", re.IGNORECASE)
 
 # --- What the knowledge base covers: air travel, other services, foreign regimes (all folded) ---

@@ -12,10 +12,13 @@ owes under the Air Passenger Protection Regulations, not another kind of service
 
 from __future__ import annotations
 
+import re
+
 from foundation.text import fold
 from query_understanding.flight_scope import names_canada, no_canadian_link
 from query_understanding.lexicon import (
     AIR_TRAVEL,
+    CONTRAST,
     DISABILITY,
     DISRUPTION,
     FOREIGN_REGIME,
@@ -24,12 +27,16 @@ from query_understanding.lexicon import (
     OTHER_SERVICE,
     ROUTE_OF_CODES_AMONG_WORDS,
     STAY_AND_RIDE,
+    UNEVENTFUL_FLIGHT,
 )
 from retrieval.outcome import Outcome
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 def outside_coverage(dialogue: str) -> Outcome | None:
     """Why the dialogue falls outside the knowledge base, or None when it may be covered."""
+    dialogue = _without_uneventful_flights(dialogue)
     text = fold(dialogue)
     if FOREIGN_REGIME.search(text) and not names_canada(dialogue):
         return Outcome.FOREIGN_REGIME
@@ -47,3 +54,15 @@ def outside_coverage(dialogue: str) -> Outcome | None:
     if no_canadian_link(dialogue):
         return Outcome.NO_CANADIAN_LINK
     return None
+
+
+def _without_uneventful_flights(dialogue: str) -> str:
+    """The dialogue without its sentences saying that a flight went well, unless they tell a trouble too: "We flew
+    WestJet to Miami for the cruise, no issues there" names a Canadian carrier and a flight, and says neither is
+    what the passenger asks about."""
+    kept = []
+    for sentence in _SENTENCE.split(dialogue):
+        folded = fold(sentence)
+        if not UNEVENTFUL_FLIGHT.search(folded) or DISRUPTION.search(folded) or CONTRAST.search(folded):
+            kept.append(sentence)
+    return " ".join(kept)

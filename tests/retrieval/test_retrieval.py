@@ -78,6 +78,10 @@ def test_units_without_a_french_version_are_shown_in_english(engine, question, d
         "first. Which one pays for the flights I cancelled?",
         "Ryanair was 5 hours late from Rome to Paris, can I claim under EU261?",
         "What is the weather like in Toronto today?",
+        "We flew WestJet to Miami for the cruise, no issues there. Then the cruise line skipped two ports and will "
+        "not refund the excursions we paid for. Can I get that money back?",
+        "Flew Porter to Orlando with the kids, that part was fine. Then our separate Spirit flight from Orlando to "
+        "Vegas got cancelled the night before. Do the Canadian rules apply?",
     ],
 )
 def test_what_the_knowledge_base_does_not_cover_is_named(engine, dialogue):
@@ -210,3 +214,15 @@ def test_a_french_question_is_read_by_the_english_model_only_to_its_first_128_to
 
     english = "Our flight from Montreal to Calgary was cancelled the day before and nobody called us. "
     assert engine.evidence(english, "en").passage_dense != engine.evidence(english + more, "en").passage_dense
+
+
+@pytest.mark.parametrize(
+    "dialogue",
+    [
+        "The flight from Toronto left on time but my bag never arrived. What can I claim?",
+        "Our Air Canada flight to Paris was on time. Coming back, it was cancelled and we waited two days. Owed?",
+        "Le vol de Montréal est arrivé à l'heure. Mais ma valise est arrivée brisée, je peux réclamer?",
+    ],
+)
+def test_a_flight_that_went_well_beside_a_trouble_is_still_covered(dialogue):
+    assert outside_coverage(dialogue) is None
