@@ -29,6 +29,10 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("Booked with one airline but the flight was operated by its partner", "who-is-responsible"),
         ("The flight got cx'd after the crew timed out", "disruption-within-control"),
         ("Cancelled the day before because of a pilot strike", "disruption-outside-control"),
+        ("We sat stuck on that plane for four hours before they let anyone off", "tarmac-delay"),
+        ("Ils nous ont gardés enfermés dans l'avion pendant trois heures", "tarmac-delay"),
+        ("Her power chair came back with the joystick snapped off", "mobility-aid"),
+        ("On a poireauté à la porte quatre heures, l'équipage était pas là", "disruption-within-control"),
         ("Delayed for maintenance, but routine checks don't count as safety, do they?", "safety-disputed"),
         ("They said the cancellation was for weather but other flights left fine", "cause-disputed"),
         ("Personne pour l'aider au comptoir, pas de chaise d'allée pour aller à son siège", "disability-assistance"),
@@ -67,6 +71,8 @@ def test_a_strike_by_the_carrier_s_own_pilots_is_a_labour_disruption_not_a_crew_
         ("Do I have to prove it wasn't the weather?", "onus"),
         ("Do I have to send the claim by some date?", "deadline"),
         ("J'aurais-tu pu demander un remboursement au lieu d'attendre?", "refund"),
+        ("If they never answer, how long do I have to wait?", "deadline"),
+        ("Can I go over their heads somewhere?", "complaint"),
     ],
 )
 def test_what_an_ask_asks_for(ask, role):
