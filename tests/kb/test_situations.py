@@ -35,6 +35,8 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("I travel with him to help, yet they charged me a full fare for my seat", "disability-assistance"),
         ("L'agente a dit qu'ils avaient vendu trop de billets", "denied-boarding"),
         ("They cancelled my return because I was a no-show on the first leg", "tariff-terms"),
+        ("Supposed to leave at 7:10, then the crew ran late and it kept getting pushed", "disruption-within-control"),
+        ("Le vol a été retardé de cinq heures à cause des grands vents", "disruption-outside-control"),
         ("On a poireauté à la porte quatre heures, l'équipage était pas là", "disruption-within-control"),
         ("Delayed for maintenance, but routine checks don't count as safety, do they?", "safety-disputed"),
         ("They said the cancellation was for weather but other flights left fine", "cause-disputed"),
@@ -99,3 +101,8 @@ def test_being_reimbursed_for_what_one_bought_is_no_ticket_refund():
 def test_a_bad_file_is_refused_with_a_reason(data):
     with pytest.raises(SituationsError):
         parse_situations(data)
+
+
+def test_a_passenger_who_needs_to_vent_by_a_window_tells_no_weather():
+    told = load_situations().holding("I need to vent: our flight was delayed and I had paid for a window seat")
+    assert "disruption-outside-control" not in {situation.id for situation in told}
