@@ -78,6 +78,8 @@ def test_a_strike_by_the_carrier_s_own_pilots_is_a_labour_disruption_not_a_crew_
         ("J'aurais-tu pu demander un remboursement au lieu d'attendre?", "refund"),
         ("If they never answer, how long do I have to wait?", "deadline"),
         ("Can I go over their heads somewhere?", "complaint"),
+        ("They never answered my claim, what's my next step?", "complaint"),
+        ("Which time actually counts, landing or when they let us off?", "definition"),
     ],
 )
 def test_what_an_ask_asks_for(ask, role):
@@ -106,3 +108,13 @@ def test_a_bad_file_is_refused_with_a_reason(data):
 def test_a_passenger_who_needs_to_vent_by_a_window_tells_no_weather():
     told = load_situations().holding("I need to vent: our flight was delayed and I had paid for a window seat")
     assert "disruption-outside-control" not in {situation.id for situation in told}
+
+
+def test_a_daughters_graduation_is_no_child_on_board():
+    told = load_situations().holding("We flew to our daughter's graduation and they sat me six rows behind my husband")
+    assert "children-seating" not in {situation.id for situation in told}
+
+
+def test_a_booking_cancelled_for_a_no_show_is_no_disrupted_flight():
+    told = load_situations().holding("They cancelled my return because I was a no-show on the way out, no refund")
+    assert "refund-after-disruption" not in {situation.id for situation in told}
