@@ -118,3 +118,10 @@ def test_a_daughters_graduation_is_no_child_on_board():
 def test_a_booking_cancelled_for_a_no_show_is_no_disrupted_flight():
     told = load_situations().holding("They cancelled my return because I was a no-show on the way out, no refund")
     assert "refund-after-disruption" not in {situation.id for situation in told}
+
+
+def test_an_old_bag_claim_engages_the_conventions_limit_and_an_old_delay_claim_the_regulations_year_too():
+    bag = {situation.id for situation in load_situations().holding("The stroller came back broken. Is it too late?")}
+    delay = {situation.id for situation in load_situations().holding("Cancelled last year, is it too late to claim?")}
+    assert "old-claim" in bag and "old-disruption-claim" not in bag
+    assert {"old-claim", "old-disruption-claim"} <= delay
