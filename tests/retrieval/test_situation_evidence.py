@@ -72,5 +72,5 @@ def test_a_question_telling_a_situation_passes_the_closeness_gate(fake_engine):
     one that tells none is refused."""
     faint = Evidence(passage_dense={S12: 0.3, S19: 0.2}, bank_dense={S12: 0.2, S19: 0.1}, bank_sparse={})
     story = "The crew shortage got our flight cancelled, how much are they on the hook for?"
-    assert {hit.passage.unit_id for hit in fake_engine.rank(faint, story)} >= {S12, S19}
+    assert S12 in {hit.passage.unit_id for hit in fake_engine.rank(faint, story)}
     assert fake_engine.rank(faint, "How much are they on the hook for?") == []
