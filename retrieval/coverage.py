@@ -40,7 +40,7 @@ def outside_coverage(dialogue: str) -> Outcome | None:
     text = fold(dialogue)
     if FOREIGN_REGIME.search(text) and not names_canada(dialogue):
         return Outcome.FOREIGN_REGIME
-    air_words = [match.group(0) for match in AIR_TRAVEL.finditer(text)]
+    air_words = [match.group(0) for match in AIR_TRAVEL.finditer(OTHER_SERVICE.sub(" ", text))]  # not "airport parking"
     routes = len(ROUTE_OF_CODES_AMONG_WORDS.findall(dialogue))
     if OTHER_MODE.search(text):  # a bag or a seat on a train is no flight
         flight_words = [word for word in air_words if not ON_ANY_MODE.fullmatch(word)]

@@ -82,6 +82,10 @@ def test_units_without_a_french_version_are_shown_in_english(engine, question, d
         "not refund the excursions we paid for. Can I get that money back?",
         "Flew Porter to Orlando with the kids, that part was fine. Then our separate Spirit flight from Orlando to "
         "Vegas got cancelled the night before. Do the Canadian rules apply?",
+        "Landed in Toronto on time, the flight was actually early. Then the Uber driver left with my laptop bag in "
+        "his trunk. Does Uber have to pay me back?",
+        "The WestJet flight home was totally fine. But the airport parking lot charged me the drive-up rate and "
+        "someone dented my car there. Who pays?",
     ],
 )
 def test_what_the_knowledge_base_does_not_cover_is_named(engine, dialogue):
@@ -222,6 +226,7 @@ def test_a_french_question_is_read_by_the_english_model_only_to_its_first_128_to
         "The flight from Toronto left on time but my bag never arrived. What can I claim?",
         "Our Air Canada flight to Paris was on time. Coming back, it was cancelled and we waited two days. Owed?",
         "Le vol de Montréal est arrivé à l'heure. Mais ma valise est arrivée brisée, je peux réclamer?",
+        "Our Porter flight to Ottawa was cancelled and we paid for a taxi to the hotel. Can I get that back?",
     ],
 )
 def test_a_flight_that_went_well_beside_a_trouble_is_still_covered(dialogue):
