@@ -125,3 +125,9 @@ def test_an_old_bag_claim_engages_the_conventions_limit_and_an_old_delay_claim_t
     delay = {situation.id for situation in load_situations().holding("Cancelled last year, is it too late to claim?")}
     assert "old-claim" in bag and "old-disruption-claim" not in bag
     assert {"old-claim", "old-disruption-claim"} <= delay
+
+
+def test_an_unanswered_bag_claim_is_not_a_claim_for_compensation_for_a_disruption():
+    bag = {situation.id for situation in load_situations().holding("My bag claim was never answered, too late now?")}
+    delay = {situation.id for situation in load_situations().holding("They ignored my claim for the cancelled flight")}
+    assert "compensation-claim-deadline" not in bag and "compensation-claim-deadline" in delay
