@@ -31,6 +31,7 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("Cancelled the day before because of a pilot strike", "disruption-outside-control"),
         ("We sat stuck on that plane for four hours before they let anyone off", "tarmac-delay"),
         ("Ils nous ont gardés enfermés dans l'avion pendant trois heures", "tarmac-delay"),
+        ("How long can they keep you sitting on a plane on the ground like that?", "tarmac-delay"),
         ("Her power chair came back with the joystick snapped off", "mobility-aid"),
         ("I travel with him to help, yet they charged me a full fare for my seat", "disability-assistance"),
         ("L'agente a dit qu'ils avaient vendu trop de billets", "denied-boarding"),
