@@ -66,7 +66,7 @@ def refers_back(text: str) -> bool:
 def segments(text: str) -> list[Segment]:
     found: list[Segment] = []
     for enumerated, chunk in _enumerated_chunks(text):
-        for position, sentence in enumerate(_sentences(chunk)):
+        for position, sentence in enumerate(sentences(chunk)):
             if enumerated and position == 0:
                 found.append(Segment(sentence, sentence, asks=True, enumerated=True))
             else:
@@ -90,7 +90,8 @@ def _enumerated_chunks(text: str) -> list[tuple[bool, str]]:
     return [(enumerated, chunk.strip()) for enumerated, chunk in chunks if chunk.strip()]
 
 
-def _sentences(text: str) -> list[str]:
+def sentences(text: str) -> list[str]:
+    """The text's sentences, an abbreviation's full stop ("St.", "approx.") ending none."""
     pieces: list[str] = []
     for piece in _SENTENCE_END.split(text):
         if pieces and _ABBREVIATION.search(pieces[-1]):

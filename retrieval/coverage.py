@@ -12,8 +12,6 @@ owes under the Air Passenger Protection Regulations, not another kind of service
 
 from __future__ import annotations
 
-import re
-
 from foundation.text import fold
 from query_understanding.flight_scope import names_canada, no_canadian_link
 from query_understanding.lexicon import (
@@ -29,9 +27,8 @@ from query_understanding.lexicon import (
     STAY_AND_RIDE,
     UNEVENTFUL_FLIGHT,
 )
+from query_understanding.segments import sentences
 from retrieval.outcome import Outcome
-
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 def outside_coverage(dialogue: str) -> Outcome | None:
@@ -61,7 +58,7 @@ def _without_uneventful_flights(dialogue: str) -> str:
     WestJet to Miami for the cruise, no issues there" names a Canadian carrier and a flight, and says neither is
     what the passenger asks about."""
     kept = []
-    for sentence in _SENTENCE.split(dialogue):
+    for sentence in sentences(dialogue):
         folded = fold(sentence)
         if not UNEVENTFUL_FLIGHT.search(folded) or DISRUPTION.search(folded) or CONTRAST.search(folded):
             kept.append(sentence)
