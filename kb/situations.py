@@ -4,8 +4,9 @@
 damaged or delayed, a passenger bumped, a tarmac delay...), each with the units a volunteer would show for it,
 in order, and each unit's role (obligation, compensation table, definition, limit, deadline, who is
 responsible...). A situation holds for a text when every group of its `when` patterns matches the folded text
-and none of its `unless` patterns does. `needs` are what an ask asks for (money, a refund, a deadline...): a
-unit whose role is what the ask needs counts as first of its situation.
+and none of its `unless` patterns does; a pattern may name a piece the file's `words` spell once ("{disrupted}":
+the words of a delay or a cancellation that many situations share). `needs` are what an ask asks for (money, a
+refund, a deadline...): a unit whose role is what the ask needs counts as first of its situation.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from foundation.text import fold
 from kb.passage import UnitId
 
 SITUATIONS_FILE = Path(__file__).resolve().parent / "situations" / "situations.json"
+_NAMED = re.compile(r"\{([a-z_]+)\}")
 
 
 class SituationsError(ValueError):
@@ -83,6 +85,17 @@ def _patterns(where: str, group: object) -> re.Pattern[str]:
         raise SituationsError(f"{where}: {error}") from error
 
 
+def _named(where: str, group: object, words: dict[str, str]) -> object:
+    """A pattern group with its {named} pieces (the file's `words`) written out; regex counts such as {0,3} stay."""
+    if not isinstance(group, list):
+        return group
+    for pattern in group:
+        for name in _NAMED.findall(pattern) if isinstance(pattern, str) else []:
+            if name not in words:
+                raise SituationsError(f"{where}: no `words` entry named {{{name}}}")
+    return [_NAMED.sub(lambda m: words[m.group(1)], p) if isinstance(p, str) else p for p in group]
+
+
 def parse_situations(data: object) -> Situations:
     """The situations of a parsed file, or SituationsError naming the first thing wrong."""
     if not isinstance(data, dict):
@@ -95,6 +108,9 @@ def parse_situations(data: object) -> Situations:
     unknown_needs = set(needs) - set(roles)
     if unknown_needs:
         raise SituationsError(f"needs name unknown roles: {', '.join(sorted(unknown_needs))}")
+    words = data.get("words", {})
+    if not isinstance(words, dict) or not all(isinstance(v, str) for v in words.values()):
+        raise SituationsError("`words` must map names to pattern pieces")
     need_patterns = {role: _patterns(f"need {role}", [pattern]) for role, pattern in needs.items()}
     situations, seen = [], set()
     for position, entry in enumerate(entries):
@@ -118,7 +134,7 @@ def parse_situations(data: object) -> Situations:
             Situation(
                 entry["id"],
                 str(entry.get("about", "")),
-                tuple(_patterns(f"{where} when", group) for group in entry["when"]),
+                tuple(_patterns(f"{where} when", _named(where, group, words)) for group in entry["when"]),
                 tuple(_patterns(f"{where} unless", [p]) for p in entry.get("unless", [])),
                 tuple(units),
             )

@@ -102,6 +102,7 @@ def test_being_reimbursed_for_what_one_bought_is_no_ticket_refund():
         {"roles": {}, "needs": {"x": "a"}, "situations": []},
         {"roles": {"r": ""}, "needs": {}, "situations": [{"id": "a", "when": [["("]], "units": [["d", "u", "r"]]}]},
         {"roles": {"r": ""}, "needs": {}, "situations": [{"id": "a", "when": [["x"]], "units": [["d", "u", "q"]]}]},
+        {"roles": {"r": ""}, "needs": {}, "situations": [{"id": "a", "when": [["{no}"]], "units": [["d", "u", "r"]]}]},
     ],
 )
 def test_a_bad_file_is_refused_with_a_reason(data):
@@ -135,3 +136,14 @@ def test_an_unanswered_bag_claim_is_not_a_claim_for_compensation_for_a_disruptio
     bag = {situation.id for situation in load_situations().holding("My bag claim was never answered, too late now?")}
     delay = {situation.id for situation in load_situations().holding("They ignored my claim for the cancelled flight")}
     assert "compensation-claim-deadline" not in bag and "compensation-claim-deadline" in delay
+
+
+def test_a_named_piece_is_spelled_once_and_regex_counts_stay():
+    data = {
+        "words": {"late": "delay\\w*|late"},
+        "roles": {"r": ""},
+        "needs": {},
+        "situations": [{"id": "a", "when": [["\\b(?:{late})\\b"], ["\\bx{2}\\b"]], "units": [["d", "u", "r"]]}],
+    }
+    situations = parse_situations(data)
+    assert situations.holding("delayed, xx") and not situations.holding("on time, xx")
