@@ -16,6 +16,7 @@ from foundation.text import fold
 from query_understanding.flight_scope import names_canada, no_canadian_link
 from query_understanding.lexicon import (
     AIR_TRAVEL,
+    AT_AIRPORT,
     CONTRAST,
     DISABILITY,
     DISRUPTION,
@@ -39,10 +40,11 @@ def outside_coverage(dialogue: str) -> Outcome | None:
         return Outcome.FOREIGN_REGIME
     air_words = [match.group(0) for match in AIR_TRAVEL.finditer(OTHER_SERVICE.sub(" ", text))]  # not "airport parking"
     routes = len(ROUTE_OF_CODES_AMONG_WORDS.findall(dialogue))
+    flight_words = air_words
     if OTHER_MODE.search(text):  # a bag or a seat on a train is no flight
-        flight_words = [word for word in air_words if not ON_ANY_MODE.fullmatch(word)]
-    else:
-        flight_words = air_words
+        flight_words = [word for word in flight_words if not ON_ANY_MODE.fullmatch(word)]
+    if OTHER_SERVICE.search(text):  # the airport's parking lot, its exit gate
+        flight_words = [word for word in flight_words if not AT_AIRPORT.fullmatch(word)]
     other = len(OTHER_SERVICE.findall(text)) + (0 if air_words or routes else len(STAY_AND_RIDE.findall(text)))
     if other > len(flight_words) + routes and not DISABILITY.search(text):
         return Outcome.OTHER_SERVICE

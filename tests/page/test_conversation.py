@@ -81,6 +81,9 @@ def test_no_place_means_the_page_asks(turns):
         ("Canadian here (from Kitchener), Ryanair Dublin to Barcelona was 5 hrs late. Can the CTA help?", True),
         ("My home address is in Ontario; easyJet cancelled my Nice to Rome flight. What am I owed?", True),
         ("From Kitchener to Dublin on Air Canada, then Ryanair from Dublin to Barcelona was 5 hours late", False),
+        ("I'm from Kitchener, Ontario. Delta cancelled my Atlanta to Denver flight, do I get the $1,000?", True),
+        ("I know Canada has strong passenger rules. Vueling cancelled my Seville to Rome flight for a strike.", True),
+        ("I'm from Kitchener, Ontario, and my Delta flight from Atlanta to Toronto was cancelled", False),
     ],
 )
 def test_a_flight_with_no_link_to_canada_is_outside_coverage(dialogue, outside):

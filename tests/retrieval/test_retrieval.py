@@ -86,6 +86,8 @@ def test_units_without_a_french_version_are_shown_in_english(engine, question, d
         "his trunk. Does Uber have to pay me back?",
         "The WestJet flight home was totally fine. But the airport parking lot charged me the drive-up rate and "
         "someone dented my car there. Who pays?",
+        "Both of my flights ran on schedule. Coming back, the airport's exit gate would not scan my prepaid parking "
+        "and the airport charged me the daily rate. Does the airport have to refund me?",
     ],
 )
 def test_what_the_knowledge_base_does_not_cover_is_named(engine, dialogue):
@@ -118,6 +120,7 @@ def test_a_bag_or_a_seat_on_a_train_is_no_flight():
 
 def test_disability_questions_about_trains_are_covered():
     assert outside_coverage("I use a wheelchair and the train staff refused to help me board") is None
+    assert outside_coverage("Does the airport have to tell me about accessible taxis at the terminal?") is None
 
 
 @pytest.mark.parametrize(
