@@ -51,6 +51,14 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("Cancelled for weather, they said, but everyone else flew that night", "cause-disputed"),
         ("À l'embarquement mon siège a été donné à quelqu'un d'autre", "denied-boarding"),
         ("Delayed 6 hours: $700 by e-transfer or $1,000 in travel funds?", "voucher-instead-of-money"),
+        ("Je voyage toujours avec mon chien-guide", "service-dog"),
+        ("She comes with me to help me eat and take my pills", "support-person"),
+        ("I use a wheelchair and need a second seat to stretch my leg", "disability-extra-seat"),
+        ("They refused to let my blind father board", "disability-refused"),
+        ("They parked him in a wheelchair at the connection and nobody came back", "disability-left-waiting"),
+        ("Asked for wheelchair help 30 hours ahead: under 48 hours is best efforts", "disability-short-notice"),
+        ("The chair was wrecked and I am disabled: can I complain to the Agency?", "disability-complaint"),
+        ("Their own fare rules said refundable, yet they gave me a credit", "tariff-not-applied"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
