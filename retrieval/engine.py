@@ -108,7 +108,11 @@ class SearchEngine:
         dialogue: tuple[str, ...] = (),
     ) -> list[Hit]:
         """The hits `search` shows for the question whose `evidence` was gathered, under `weights` (the engine's
-        own unless the evaluator tries others)."""
+        own unless the evaluator tries others).
+
+        A unit far below the best is not shown, unless a situation the question tells engages it as one of its
+        first units or in the role the ask asks for: the law puts it beside the best one (the liability limit
+        beside the liability article), however unlike the passenger's words its text is."""
         weights = weights or self.weights
         shares = situation_shares(
             self.situations, question, ask or question, dialogue, weights.earlier_turns, weights.other_roles
@@ -124,8 +128,10 @@ class SearchEngine:
         best = ranked[0][1] if ranked else 0.0
         hits = []
         for unit, score in ranked:
-            if score <= 0 or score < weights.relative_cut * best:
-                break  # nothing weak is shown: not to fill up to k
+            if score <= 0:
+                break
+            if score < weights.relative_cut * best and shares.get(unit, 0.0) < weights.kept_share:
+                continue  # nothing weak is shown, not to fill up to k, unless a told situation engages it
             passage = self.unit_passage(unit, lang)
             if passage is not None:
                 hits.append(Hit(passage, score))

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from kb.passage import UnitId
 from kb.store import SOURCES_DIR
 from kb.verbatim import check_unit
 from retrieval.engine import SearchEngine
+from retrieval.fusion import Evidence
 from retrieval.search import search_dialogue
 
 
@@ -41,6 +43,21 @@ def test_the_closeness_gate_and_the_relative_cut_hold(fake_engine):
     assert with_weights(fake_engine, min_similarity=closest + 0.01).search(question) == []
     hits = with_weights(fake_engine, min_similarity=0.0, relative_cut=0.9).search(question)
     assert hits and all(hit.score >= 0.9 * hits[0].score for hit in hits)
+
+
+def test_a_unit_a_told_situation_engages_is_kept_below_the_relative_cut(fake_engine):
+    s11, s12, s19 = (UnitId("SOR-2019-150", unit) for unit in ("s11", "s12", "s19"))
+    evidence = Evidence(passage_dense={s11: 0.9, s12: 0.3, s19: 0.25}, bank_dense={s11: 0.9, s12: 0.2, s19: 0.1},
+                        bank_sparse={})  # fmt: skip
+    story = "The crew shortage got our flight cancelled"  # engages s12 first
+
+    def shown(kept_share):
+        engine = with_weights(fake_engine, situation=0.0, relative_cut=0.6, kept_share=kept_share)
+        return units(engine.rank(evidence, story))
+
+    assert shown(2.0) == [s11]
+    assert shown(1.0) == [s11, s12]  # the situation's first unit
+    assert shown(0.5) == [s11, s12, s19]  # and its second
 
 
 def test_words_the_law_never_uses_show_nothing(fake_engine):
