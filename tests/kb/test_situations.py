@@ -59,6 +59,9 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("Asked for wheelchair help 30 hours ahead: under 48 hours is best efforts", "disability-short-notice"),
         ("The chair was wrecked and I am disabled: can I complain to the Agency?", "disability-complaint"),
         ("Their own fare rules said refundable, yet they gave me a credit", "tariff-not-applied"),
+        ("I emailed customer relations three weeks ago and heard nothing back", "claim-unanswered"),
+        ("If they say no, what is my next step?", "complaint-to-agency"),
+        ("Bumped: they said we were late for check-in, though we checked in online", "denied-boarding-checkin"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
@@ -155,3 +158,8 @@ def test_a_named_piece_is_spelled_once_and_regex_counts_stay():
     }
     situations = parse_situations(data)
     assert situations.holding("delayed, xx") and not situations.holding("on time, xx")
+
+
+def test_too_late_for_check_in_is_no_old_claim():
+    held = {found.id for found in load_situations().holding("Seats given away: too late for check-in, they say")}
+    assert "old-claim" not in held and "denied-boarding-checkin" in held
