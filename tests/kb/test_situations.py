@@ -62,6 +62,7 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("I emailed customer relations three weeks ago and heard nothing back", "claim-unanswered"),
         ("If they say no, what is my next step?", "complaint-to-agency"),
         ("Bumped: they said we were late for check-in, though we checked in online", "denied-boarding-checkin"),
+        ("My guide dog was turned away at the gate, and nothing in writing", "disability-refused"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
@@ -92,6 +93,7 @@ def test_a_strike_by_the_carrier_s_own_pilots_is_a_labour_disruption_not_a_crew_
         ("Do I have to send the claim by some date?", "deadline"),
         ("J'aurais-tu pu demander un remboursement au lieu d'attendre?", "refund"),
         ("If they never answer, how long do I have to wait?", "deadline"),
+        ("If they keep stalling, who do I go to?", "complaint"),
         ("Can I go over their heads somewhere?", "complaint"),
         ("They never answered my claim, what's my next step?", "complaint"),
         ("Which time actually counts, landing or when they let us off?", "definition"),
@@ -163,3 +165,8 @@ def test_a_named_piece_is_spelled_once_and_regex_counts_stay():
 def test_too_late_for_check_in_is_no_old_claim():
     held = {found.id for found in load_situations().holding("Seats given away: too late for check-in, they say")}
     assert "old-claim" not in held and "denied-boarding-checkin" in held
+
+
+def test_an_overnight_kit_for_a_late_bag_is_no_wait_for_a_flight():
+    story = "The bag came to our hotel 6 days later; we got an overnight kit"
+    assert "treatment-while-waiting" not in {found.id for found in load_situations().holding(story)}
