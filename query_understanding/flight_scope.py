@@ -59,12 +59,15 @@ def names_canada(text: str) -> bool:
 
 def no_canadian_link(text: str) -> bool:
     """True when the flight plainly has no Canadian point of departure or arrival and no Canadian carrier: it
-    names a place abroad, and no Canadian place, airport or carrier, nor Canada ("London" with Heathrow or the UK
-    is London, England). Where the passenger lives, the passport they hold and the rules they hope for do not
-    link a flight to Canada: Canadian law on air passengers does not reach a flight from Milan to Athens because
-    the passenger lives in Toronto, and the page says so."""
+    names two places or airports abroad, and no Canadian place, airport or carrier, nor Canada ("London" with
+    Heathrow or the UK is London, England). One place abroad is not enough: "my flight to Paris was delayed"
+    leaves out where it left from, most often Canada. Where the passenger lives, the passport they hold and the
+    rules they hope for do not link a flight to Canada: Canadian law on air passengers does not reach a flight from
+    Milan to Athens because the passenger lives in Toronto, and the page says so."""
     folded = RESIDENCE.sub(" ", fold(text))
-    if not (FOREIGN_PLACE.search(folded) or UK_LONDON.search(folded)):
+    abroad = {match.group(0) for pattern in (FOREIGN_PLACE, UK_LONDON) for match in pattern.finditer(folded)}
+    abroad |= {code for code in AIRPORT_CODE.findall(text) if not CANADIAN_AIRPORT_CODE.fullmatch(code)}
+    if len(abroad) < 2:
         return False
     if CANADIAN_CARRIER.search(folded) or CANADA.search(folded) or CANADIAN_AIRPORT_CODE.search(text):
         return False

@@ -48,7 +48,7 @@ def outside_coverage(dialogue: str) -> Outcome | None:
     other = len(OTHER_SERVICE.findall(text)) + (0 if air_words or routes else len(STAY_AND_RIDE.findall(text)))
     if other > len(flight_words) + routes and not DISABILITY.search(text):
         return Outcome.OTHER_SERVICE
-    if not air_words and not routes and not DISRUPTION.search(text):
+    if not air_words and not routes and not DISRUPTION.search(text) and not DISABILITY.search(text):
         return Outcome.NOT_AIR_TRAVEL
     if no_canadian_link(dialogue):
         return Outcome.NO_CANADIAN_LINK

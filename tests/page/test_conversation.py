@@ -84,6 +84,8 @@ def test_no_place_means_the_page_asks(turns):
         ("I'm from Kitchener, Ontario. Delta cancelled my Atlanta to Denver flight, do I get the $1,000?", True),
         ("I know Canada has strong passenger rules. Vueling cancelled my Seville to Rome flight for a strike.", True),
         ("I'm from Kitchener, Ontario, and my Delta flight from Atlanta to Toronto was cancelled", False),
+        ("My flight to Paris was delayed 5 hours, what do I get?", False),  # where it left from is not said
+        ("Canadian here. Frontier cancelled our DEN-LAS flight, can the CTA help?", True),
     ],
 )
 def test_a_flight_with_no_link_to_canada_is_outside_coverage(dialogue, outside):

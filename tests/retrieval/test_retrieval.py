@@ -121,6 +121,20 @@ def test_a_bag_or_a_seat_on_a_train_is_no_flight():
 def test_disability_questions_about_trains_are_covered():
     assert outside_coverage("I use a wheelchair and the train staff refused to help me board") is None
     assert outside_coverage("Does the airport have to tell me about accessible taxis at the terminal?") is None
+    assert outside_coverage("They broke my wheelchair, what now?") is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "My aide flies with me to help me eat: does she have to buy a ticket?",
+        "The check-in agent charged a fee that appears nowhere in what they publish. Can they invent charges?",
+        "How does the allergy buffer zone work on planes?",
+        "La compagnie doit-elle avoir une politique écrite sur les mineurs non accompagnés?",
+    ],
+)
+def test_questions_in_the_law_s_words_are_about_air_travel(question):
+    assert outside_coverage(question) is None
 
 
 @pytest.mark.parametrize(
