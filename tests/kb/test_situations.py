@@ -63,6 +63,8 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("If they say no, what is my next step?", "complaint-to-agency"),
         ("Bumped: they said we were late for check-in, though we checked in online", "denied-boarding-checkin"),
         ("My guide dog was turned away at the gate, and nothing in writing", "disability-refused"),
+        ("Can I sue them here in Canada, or only where the airline is based?", "where-to-sue"),
+        ("Does the airline need to have a written policy on unaccompanied minors?", "tariff-contents"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
@@ -170,3 +172,8 @@ def test_too_late_for_check_in_is_no_old_claim():
 def test_an_overnight_kit_for_a_late_bag_is_no_wait_for_a_flight():
     story = "The bag came to our hotel 6 days later; we got an overnight kit"
     assert "treatment-while-waiting" not in {found.id for found in load_situations().holding(story)}
+
+
+def test_small_claims_mentioned_in_passing_asks_no_court():
+    story = "My brother says I can take them to small claims here, but is it too late?"
+    assert "where-to-sue" not in {found.id for found in load_situations().holding(story)}
