@@ -65,6 +65,8 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("My guide dog was turned away at the gate, and nothing in writing", "disability-refused"),
         ("Can I sue them here in Canada, or only where the airline is based?", "where-to-sue"),
         ("Does the airline need to have a written policy on unaccompanied minors?", "tariff-contents"),
+        ("Nobody met my father and his cane at the curb to take him to the check-in counter", "terminal-assistance"),
+        ("They answered my claim with a $700 travel voucher", "voucher-instead-of-money"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
@@ -177,3 +179,8 @@ def test_an_overnight_kit_for_a_late_bag_is_no_wait_for_a_flight():
 def test_small_claims_mentioned_in_passing_asks_no_court():
     story = "My brother says I can take them to small claims here, but is it too late?"
     assert "where-to-sue" not in {found.id for found in load_situations().holding(story)}
+
+
+def test_waiting_aboard_for_an_aisle_chair_after_everyone_got_off_is_no_tarmac_delay():
+    story = "We waited 55 minutes on the plane after everyone else got off before anyone came with an aisle chair"
+    assert "tarmac-delay" not in {found.id for found in load_situations().holding(story)}
