@@ -38,10 +38,10 @@ GRID = {
     "cross_reference": (0.1,),
     "outside_margin": (0.0,),
     "min_similarity": (0.7,),  # 0.74 refuses plain French questions: see the README
-    "relative_cut": (0.5, 0.6, 0.7, 0.8),
+    "relative_cut": (0.6, 0.7, 0.8),
     "situation": (0.5, 1.0),
     "earlier_turns": (0.25, 0.5),
-    "other_roles": (0.5, 1.0),
+    "other_roles": (1.0,),  # every fold of the last three runs chose it
     "kept_share": (2.0, 1.0, 0.5, 0.33),  # 2.0: no engaged unit is kept below the cut
 }
 BEFORE = Weights(situation=0.0, relative_cut=0.3, kept_share=2.0)  # the product's weights before situations
