@@ -88,6 +88,9 @@ def test_units_without_a_french_version_are_shown_in_english(engine, question, d
         "someone dented my car there. Who pays?",
         "Both of my flights ran on schedule. Coming back, the airport's exit gate would not scan my prepaid parking "
         "and the airport charged me the daily rate. Does the airport have to refund me?",
+        "Flights were honestly perfect, on time with Air Canada. The cruise skipped a port, the cruise line moved us. "
+        "Can I complain to the Canadian Transportation Agency?",
+        "I'm from Kelowna. A Thai airline cancelled my flight from Bangkok to Chiang Mai. Where do I complain?",
     ],
 )
 def test_what_the_knowledge_base_does_not_cover_is_named(engine, dialogue):
