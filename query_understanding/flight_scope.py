@@ -65,9 +65,9 @@ def no_canadian_link(text: str) -> bool:
     rules they hope for do not link a flight to Canada: Canadian law on air passengers does not reach a flight from
     Milan to Athens because the passenger lives in Toronto, and the page says so."""
     folded = RESIDENCE.sub(" ", fold(text))
-    abroad = {match.group(0) for pattern in (FOREIGN_PLACE, UK_LONDON) for match in pattern.finditer(folded)}
-    abroad |= {code for code in AIRPORT_CODE.findall(text) if not CANADIAN_AIRPORT_CODE.fullmatch(code)}
-    if len(abroad) < 2:
+    places = {match.group(0) for pattern in (FOREIGN_PLACE, UK_LONDON) for match in pattern.finditer(folded)}
+    airports = {code for code in AIRPORT_CODE.findall(text) if len(code) == 3 and not CANADIAN_AIRPORT_CODE.match(code)}
+    if len(places) < 2 and len(airports) < 2:  # a name and a code may be one place: "Heathrow (LHR)"
         return False
     if CANADIAN_CARRIER.search(folded) or CANADA.search(folded) or CANADIAN_AIRPORT_CODE.search(text):
         return False

@@ -85,6 +85,8 @@ def test_no_place_means_the_page_asks(turns):
         ("I know Canada has strong passenger rules. Vueling cancelled my Seville to Rome flight for a strike.", True),
         ("I'm from Kitchener, Ontario, and my Delta flight from Atlanta to Toronto was cancelled", False),
         ("My flight to Paris was delayed 5 hours, what do I get?", False),  # where it left from is not said
+        ("My flight to the USA was delayed 6 hours", False),  # one place, named and written as a code
+        ("Our flight to Heathrow (LHR) was 5 hours late", False),
         ("Canadian here. Frontier cancelled our DEN-LAS flight, can the CTA help?", True),
     ],
 )
