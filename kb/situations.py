@@ -4,9 +4,10 @@
 damaged or delayed, a passenger bumped, a tarmac delay...), each with the units a volunteer would show for it,
 in order, and each unit's role (obligation, compensation table, definition, limit, deadline, who is
 responsible...). A situation holds for a text when every group of its `when` patterns matches the folded text
-and none of its `unless` patterns does; a pattern may name a piece the file's `words` spell once ("{disrupted}":
-the words of a delay or a cancellation that many situations share). `needs` are what an ask asks for (money, a
-refund, a deadline...): a unit whose role is what the ask needs counts as first of its situation.
+and none of its `unless` patterns does; a pattern (of `when`, `unless` or `needs`) may name a piece the file's
+`words` spell once ("{disrupted}": the words of a delay or a cancellation that many situations share). `needs`
+are what an ask asks for (money, a refund, a deadline...): a unit whose role is what the ask needs counts as
+first of its situation.
 """
 
 from __future__ import annotations
@@ -111,7 +112,9 @@ def parse_situations(data: object) -> Situations:
     words = data.get("words", {})
     if not isinstance(words, dict) or not all(isinstance(v, str) for v in words.values()):
         raise SituationsError("`words` must map names to pattern pieces")
-    need_patterns = {role: _patterns(f"need {role}", [pattern]) for role, pattern in needs.items()}
+    need_patterns = {
+        role: _patterns(f"need {role}", _named(f"need {role}", [pattern], words)) for role, pattern in needs.items()
+    }
     situations, seen = [], set()
     for position, entry in enumerate(entries):
         where = f"situation {position}"
@@ -135,7 +138,7 @@ def parse_situations(data: object) -> Situations:
                 entry["id"],
                 str(entry.get("about", "")),
                 tuple(_patterns(f"{where} when", _named(where, group, words)) for group in entry["when"]),
-                tuple(_patterns(f"{where} unless", [p]) for p in entry.get("unless", [])),
+                tuple(_patterns(f"{where} unless", _named(where, [p], words)) for p in entry.get("unless", [])),
                 tuple(units),
             )
         )

@@ -166,6 +166,23 @@ def test_a_named_piece_is_spelled_once_and_regex_counts_stay():
     assert situations.holding("delayed, xx") and not situations.holding("on time, xx")
 
 
+def test_unless_and_needs_name_pieces_too():
+    data = {
+        "words": {"chair": "wheel ?chairs?", "sum": "how much"},
+        "roles": {"r": ""},
+        "needs": {"r": "\\b{sum}\\b"},
+        "situations": [{"id": "a", "when": [["\\bbag\\b"]], "unless": ["\\b{chair}\\b"], "units": [["d", "u", "r"]]}],
+    }
+    situations = parse_situations(data)
+    assert situations.holding("my bag") and not situations.holding("my bag and my wheelchairs")
+    assert situations.needed("how much?") == {"r"}
+
+
+def test_a_power_wheelchair_is_no_suitcase():
+    held = {found.id for found in load_situations().holding("They broke my power wheelchairs, both of them")}
+    assert "mobility-aid" in held and not held & {"bag-damaged", "bag-lost-or-damaged-domestic"}
+
+
 def test_too_late_for_check_in_is_no_old_claim():
     held = {found.id for found in load_situations().holding("Seats given away: too late for check-in, they say")}
     assert "old-claim" not in held and "denied-boarding-checkin" in held
