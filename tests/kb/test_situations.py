@@ -137,6 +137,11 @@ def test_a_daughters_graduation_is_no_child_on_board():
     assert "children-seating" not in {situation.id for situation in told}
 
 
+def test_a_small_planes_seats_or_a_seat_sale_are_no_child_seated_apart():
+    told = load_situations().holding("Our 50-seat plane, booked in a seat sale, was cancelled; my son cried")
+    assert "children-seating" not in {situation.id for situation in told}
+
+
 def test_a_booking_cancelled_for_a_no_show_is_no_disrupted_flight():
     told = load_situations().holding("They cancelled my return because I was a no-show on the way out, no refund")
     assert "refund-after-disruption" not in {situation.id for situation in told}
