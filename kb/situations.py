@@ -2,12 +2,12 @@
 
 `kb/situations/situations.json` lists scenarios written from the law's side (a delay by its cause, a bag lost,
 damaged or delayed, a passenger bumped, a tarmac delay...), each with the units a volunteer would show for it,
-in order, and each unit's role (obligation, compensation table, definition, limit, deadline, who is
-responsible...). A situation holds for a text when every group of its `when` patterns matches the folded text
-and none of its `unless` patterns does; a pattern (of `when`, `unless` or `needs`) may name a piece the file's
-`words` spell once ("{disrupted}": the words of a delay or a cancellation that many situations share). `needs`
-are what an ask asks for (money, a refund, a deadline...): a unit whose role is what the ask needs counts as
-first of its situation.
+in order, each unit's role (obligation, compensation table, definition, limit, deadline, who is responsible...)
+and, where the unit governs only domestic or only international flights, its reach. A situation holds for a text
+when every group of its `when` patterns matches the folded text and none of its `unless` patterns does; a
+pattern (of `when`, `unless` or `needs`) may name a piece the file's `words` spell once ("{disrupted}": the words
+of a delay or a cancellation that many situations share). `needs` are what an ask asks for (money, a refund, a
+deadline...): a unit whose role is what the ask needs counts as first of its situation.
 """
 
 from __future__ import annotations
@@ -29,10 +29,17 @@ class SituationsError(ValueError):
     """The situations file cannot be used; the message names the entry and what is wrong."""
 
 
+REACHES = ("domestic", "international")
+
+
 @dataclass(frozen=True)
 class Engaged:
+    """A unit a situation engages, in a role; `reach` when the unit governs only domestic or only international
+    flights (a domestic carrier's tariff answers to the Act, an international one to the Regulations)."""
+
     unit: UnitId
     role: str
+    reach: str | None = None
 
 
 @dataclass(frozen=True)
@@ -126,11 +133,13 @@ def parse_situations(data: object) -> Situations:
         seen.add(entry["id"])
         units = []
         for engaged in entry.get("units") or []:
-            if not (isinstance(engaged, list) and len(engaged) == 3 and all(isinstance(v, str) for v in engaged)):
-                raise SituationsError(f"{where}: each unit is [doc, unit, role]")
+            if not (isinstance(engaged, list) and len(engaged) in (3, 4) and all(isinstance(v, str) for v in engaged)):
+                raise SituationsError(f"{where}: each unit is [doc, unit, role] or [doc, unit, role, reach]")
             if engaged[2] not in roles:
                 raise SituationsError(f"{where}: unknown role {engaged[2]!r}")
-            units.append(Engaged(UnitId(engaged[0], engaged[1]), engaged[2]))
+            if engaged[3:] and engaged[3] not in REACHES:
+                raise SituationsError(f"{where}: a unit's reach is one of {', '.join(REACHES)}, not {engaged[3]!r}")
+            units.append(Engaged(UnitId(engaged[0], engaged[1]), engaged[2], *engaged[3:]))
         if not units or not entry.get("when"):
             raise SituationsError(f"{where}: needs `when` patterns and at least one unit")
         situations.append(

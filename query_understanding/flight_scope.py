@@ -18,7 +18,9 @@ from query_understanding.lexicon import (
     CANADIAN_CARRIER,
     CANADIAN_PLACE,
     CANADIAN_RULES,
+    DOMESTIC_WORDS,
     FOREIGN_PLACE,
+    INTERNATIONAL_WORDS,
     PLACE,
     RESIDENCE,
     ROUTE_OF_CODES,
@@ -27,6 +29,7 @@ from query_understanding.lexicon import (
 )
 
 ScopeChoice = Literal["within", "to_or_from"]
+Reach = Literal["domestic", "international"]
 
 SCOPE_SENTENCES: dict[str, dict[ScopeChoice, str]] = {
     "en": {"within": "The flight was within Canada.", "to_or_from": "The flight was to or from Canada."},
@@ -75,6 +78,27 @@ def no_canadian_link(text: str) -> bool:
     if UK_LONDON.search(folded):
         canadian_places -= {"london"}
     return not canadian_places
+
+
+def flight_reach(text: str) -> Reach | None:
+    """Whether the flight told of stayed in Canada or crossed a border, when the text says so; else None.
+
+    Some rules turn on it: a domestic carrier's tariff answers to the Act (s. 67, 67.2), an international one to
+    the Air Transportation Regulations (s. 110 to 122). A place or airport abroad, or a word such as
+    "international", makes a flight international; two Canadian places or airports and nothing abroad, or a word
+    such as "domestic", make it domestic; one Canadian place alone says nothing ("my flight from Toronto").
+    Where the passenger lives is no place the flight went."""
+    folded = RESIDENCE.sub(" ", fold(text))
+    codes = set(AIRPORT_CODE.findall(text)) - {"US", "USA", "UK", "EU"}
+    abroad = FOREIGN_PLACE.search(folded) or UK_LONDON.search(folded) or any(
+        not CANADIAN_AIRPORT_CODE.match(code) for code in codes
+    )
+    if abroad or INTERNATIONAL_WORDS.search(folded):
+        return "international"
+    canadian = {match.group(0) for match in CANADIAN_PLACE.finditer(folded)} | {
+        code for code in codes if CANADIAN_AIRPORT_CODE.match(code)
+    }
+    return "domestic" if DOMESTIC_WORDS.search(folded) or len(canadian) >= 2 else None
 
 
 def with_flight_scope(turns: list[str], choice: ScopeChoice) -> list[str]:

@@ -24,6 +24,7 @@ from kb.embeddings import MAX_QUERY_TOKENS
 from kb.passage import Passage, UnitId, whole_unit
 from kb.situations import load_situations
 from kb.store import KnowledgeBase
+from query_understanding.flight_scope import flight_reach
 from retrieval.fusion import Evidence, Weights, cross_references, with_situations
 from retrieval.pinpoint import Pinpointer
 from retrieval.results import Hit
@@ -114,8 +115,9 @@ class SearchEngine:
         first units or in the role the ask asks for: the law puts it beside the best one (the liability limit
         beside the liability article), however unlike the passenger's words its text is."""
         weights = weights or self.weights
+        reach = flight_reach("\n".join(dialogue) or question)
         shares = situation_shares(
-            self.situations, question, ask or question, dialogue, weights.earlier_turns, weights.other_roles
+            self.situations, question, ask or question, dialogue, weights.earlier_turns, weights.other_roles, reach
         )
         if evidence.closest_bank_entry < weights.min_similarity and not shares:
             # like no way a passenger asks about the law, and telling no situation the law distinguishes: on every

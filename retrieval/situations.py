@@ -21,6 +21,7 @@ def situation_shares(
     dialogue: tuple[str, ...] = (),
     earlier_turns: float = 1.0,
     other_roles: float = 1.0,
+    reach: str | None = None,
 ) -> dict[UnitId, float]:
     """unit -> share in (0, 1] for the situations `searched` or its message describes, ordered by what `ask` needs.
 
@@ -32,7 +33,9 @@ def situation_shares(
     brings from earlier turns (their facts, carried into a follow-up about the stroller) counts `earlier_turns`
     times as much as one the last message itself tells (`Weights.earlier_turns`). The ask decides which of a
     situation's units comes first; when it asks for something (money, a deadline, a definition), a unit in
-    another role counts `other_roles` times its place's share (`Weights.other_roles`).
+    another role counts `other_roles` times its place's share (`Weights.other_roles`). When the dialogue says
+    where the flight went (`reach`: domestic or international), a unit governing only the other kind of flight is
+    no unit of the situation, and the next one takes its place.
     """
     needed = situations.needed(without_facts(ask))  # the facts in brackets are the story's, not the ask
     message, earlier = (dialogue[-1], "\n".join(dialogue[:-1])) if dialogue else ("", "")
@@ -40,7 +43,8 @@ def situation_shares(
     shares: dict[UnitId, float] = {}
     for situation in situations.holding(f"{searched}\n{message}", earlier):
         weight = 1.0 if told is None or situation.id in told else earlier_turns
-        for position, engaged in enumerate(situation.units):
+        units = [engaged for engaged in situation.units if not (reach and engaged.reach and engaged.reach != reach)]
+        for position, engaged in enumerate(units):
             share = weight * (1.0 if engaged.role in needed else (other_roles if needed else 1.0) / (position + 1))
             shares[engaged.unit] = max(shares.get(engaged.unit, 0.0), share)
     return shares

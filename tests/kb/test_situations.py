@@ -120,6 +120,7 @@ def test_being_reimbursed_for_what_one_bought_is_no_ticket_refund():
         {"roles": {"r": ""}, "needs": {}, "situations": [{"id": "a", "when": [["("]], "units": [["d", "u", "r"]]}]},
         {"roles": {"r": ""}, "needs": {}, "situations": [{"id": "a", "when": [["x"]], "units": [["d", "u", "q"]]}]},
         {"roles": {"r": ""}, "needs": {}, "situations": [{"id": "a", "when": [["{no}"]], "units": [["d", "u", "r"]]}]},
+        {"roles": {"r": ""}, "needs": {}, "situations": [{"id": "a", "when": [["x"]], "units": [["d", "u", "r", ""]]}]},
     ],
 )
 def test_a_bad_file_is_refused_with_a_reason(data):

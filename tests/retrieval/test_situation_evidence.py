@@ -74,3 +74,14 @@ def test_a_question_telling_a_situation_passes_the_closeness_gate(fake_engine):
     story = "The crew shortage got our flight cancelled, how much are they on the hook for?"
     assert S12 in {hit.passage.unit_id for hit in fake_engine.rank(faint, story)}
     assert fake_engine.rank(faint, "How much are they on the hook for?") == []
+
+
+def test_where_the_flight_went_picks_the_tariff_rules_that_govern_it():
+    S67, S110 = UnitId("C-10.4", "s67"), UnitId("SOR-88-58", "s110")
+    ask = "They didn't apply their own rules to my fare, can I complain?"
+    either = situation_shares(load_situations(), ask, ask)
+    domestic = situation_shares(load_situations(), ask, ask, reach="domestic")
+    international = situation_shares(load_situations(), ask, ask, reach="international")
+    assert either[S110] == 1.0 and either[S67] < 1.0  # unknown: every unit, in the file's order
+    assert domestic[S67] == 1.0 and S110 not in domestic
+    assert international[S110] == 1.0 and S67 not in international
