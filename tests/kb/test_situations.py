@@ -207,3 +207,20 @@ def test_small_claims_mentioned_in_passing_asks_no_court():
 def test_waiting_aboard_for_an_aisle_chair_after_everyone_got_off_is_no_tarmac_delay():
     story = "We waited 55 minutes on the plane after everyone else got off before anyone came with an aisle chair"
     assert "tarmac-delay" not in {found.id for found in load_situations().holding(story)}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Cancelled, they blamed 'operational reasons'. Can they hide behind that?",
+        "The delay was supposedly for safety, then their story changed to weather.",
+        "Le vol a été annulé, c'était vraiment la météo comme ils disent?",
+    ],
+)
+def test_a_passenger_doubting_the_cause_given_puts_it_to_the_carrier_to_prove(text):
+    assert "cause-disputed" in {situation.id for situation in load_situations().holding(text)}
+
+
+def test_asking_whether_a_rule_is_true_disputes_no_cause():
+    told = load_situations().holding("They cancelled and offered a voucher: cash is only for delays. Is that true?")
+    assert "cause-disputed" not in {situation.id for situation in told}
