@@ -224,3 +224,11 @@ def test_a_passenger_doubting_the_cause_given_puts_it_to_the_carrier_to_prove(te
 def test_asking_whether_a_rule_is_true_disputes_no_cause():
     told = load_situations().holding("They cancelled and offered a voucher: cash is only for delays. Is that true?")
     assert "cause-disputed" not in {situation.id for situation in told}
+
+
+def test_a_rebooking_reported_is_not_one_disputed():
+    def told(text: str) -> set[str]:
+        return {situation.id for situation in load_situations().holding(text)}
+
+    assert "rebooking" not in told("Cancelled for a crew shortage; they rebooked us on the next flight. What now?")
+    assert "rebooking" in told("Cancelled, they refused to put us on another airline: the next seat was 3 days later")
