@@ -232,3 +232,22 @@ def test_a_rebooking_reported_is_not_one_disputed():
 
     assert "rebooking" not in told("Cancelled for a crew shortage; they rebooked us on the next flight. What now?")
     assert "rebooking" in told("Cancelled, they refused to put us on another airline: the next seat was 3 days later")
+
+
+@pytest.mark.parametrize(
+    ("text", "situation"),
+    [
+        ("Ma valise est arrivée toute maganée, la roue arrachée", "bag-damaged"),
+        ("Mon sac a disparu entre Montréal pis Cancún", "bag-lost"),
+        ("Vol annulé, on est restés pognés à l'aéroport, pas de souper ni d'hôtel", "treatment-while-waiting"),
+        ("On a niaisé trois heures dans l'avion avant qu'ils annulent le vol", "tarmac-delay"),
+    ],
+)
+def test_everyday_quebec_french_tells_the_situation(text, situation):
+    assert situation in {told.id for told in load_situations().holding(text)}
+
+
+def test_catching_a_shuttle_or_a_seat_on_board_is_no_wait():
+    text = "Fallait pogner la navette; mon fils est assis loin de moi dans l'avion"
+    told = {situation.id for situation in load_situations().holding(text)}
+    assert not told & {"treatment-while-waiting", "tarmac-delay"}
