@@ -30,7 +30,9 @@ _EVENT_TOPICS = frozenset({"delay", "cancellation", "denied_boarding", "tarmac",
 _BAG_TOPICS = frozenset({"bag_lost", "bag_delayed", "damage"})
 _DOMAIN_FAMILIES = {"flight": {EVENT_FAMILY}, "baggage": {"baggage"}, "instrument": {"instrument"},
                     "seating": {"children"}, "disability": {"disability"}}  # fmt: skip
-_CLAUSE = re.compile(r"[,;]\s*(?:and\s+|et\s+)?|\s+(?:and|but|et|mais|plus|then|puis)\s+|(?<=[.!?])\s+", re.I)
+_CLAUSE = re.compile(
+    r"[,;]\s*(?:and\s+|et\s+|pis\s+)?|\s+(?:and|but|et|mais|plus|then|puis|pis)\s+|(?<=[.!?])\s+", re.I
+)  # "pis": Québec's "puis"
 
 
 @dataclass(frozen=True)

@@ -128,6 +128,7 @@ def test_statements_of_different_kinds_split_even_without_a_question():
         ("My flight was cancelled and they lost my bag, what can I get?", "cancelled", "bag"),
         ("Lynx delayed us 6 hours and my suitcase came back ripped, I want compensation for both.", "6 h", "ripped"),
         ("Mon vol a été annulé et ils ont perdu ma valise, à quoi j'ai droit?", "annulé", "valise"),
+        ("Mon vol a été annulé pis ma valise est arrivée toute maganée, j'ai droit à quoi?", "annulé", "maganée"),
     ],
 )
 def test_one_ask_about_two_situations_is_two_short_questions(message, first, second):
