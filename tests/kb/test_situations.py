@@ -67,6 +67,13 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("Does the airline need to have a written policy on unaccompanied minors?", "tariff-contents"),
         ("Nobody met my father and his cane at the curb to take him to the check-in counter", "terminal-assistance"),
         ("They answered my claim with a $700 travel voucher", "voucher-instead-of-money"),
+        ("Cancelled, they blamed 'operational reasons'. Can they hide behind that?", "cause-disputed"),
+        ("The delay was supposedly for safety, then their story changed to weather.", "cause-disputed"),
+        ("Le vol a été annulé, c'était vraiment la météo comme ils disent?", "cause-disputed"),
+        ("Ma valise est arrivée toute maganée, la roue arrachée", "bag-damaged"),
+        ("Mon sac a disparu entre Montréal pis Cancún", "bag-lost"),
+        ("Vol annulé, on est restés pognés à l'aéroport, pas de souper ni d'hôtel", "treatment-while-waiting"),
+        ("On a niaisé trois heures dans l'avion avant qu'ils annulent le vol", "tarmac-delay"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
@@ -209,18 +216,6 @@ def test_waiting_aboard_for_an_aisle_chair_after_everyone_got_off_is_no_tarmac_d
     assert "tarmac-delay" not in {found.id for found in load_situations().holding(story)}
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "Cancelled, they blamed 'operational reasons'. Can they hide behind that?",
-        "The delay was supposedly for safety, then their story changed to weather.",
-        "Le vol a été annulé, c'était vraiment la météo comme ils disent?",
-    ],
-)
-def test_a_passenger_doubting_the_cause_given_puts_it_to_the_carrier_to_prove(text):
-    assert "cause-disputed" in {situation.id for situation in load_situations().holding(text)}
-
-
 def test_asking_whether_a_rule_is_true_disputes_no_cause():
     told = load_situations().holding("They cancelled and offered a voucher: cash is only for delays. Is that true?")
     assert "cause-disputed" not in {situation.id for situation in told}
@@ -232,19 +227,6 @@ def test_a_rebooking_reported_is_not_one_disputed():
 
     assert "rebooking" not in told("Cancelled for a crew shortage; they rebooked us on the next flight. What now?")
     assert "rebooking" in told("Cancelled, they refused to put us on another airline: the next seat was 3 days later")
-
-
-@pytest.mark.parametrize(
-    ("text", "situation"),
-    [
-        ("Ma valise est arrivée toute maganée, la roue arrachée", "bag-damaged"),
-        ("Mon sac a disparu entre Montréal pis Cancún", "bag-lost"),
-        ("Vol annulé, on est restés pognés à l'aéroport, pas de souper ni d'hôtel", "treatment-while-waiting"),
-        ("On a niaisé trois heures dans l'avion avant qu'ils annulent le vol", "tarmac-delay"),
-    ],
-)
-def test_everyday_quebec_french_tells_the_situation(text, situation):
-    assert situation in {told.id for told in load_situations().holding(text)}
 
 
 def test_catching_a_shuttle_or_a_seat_on_board_is_no_wait():
