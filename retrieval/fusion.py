@@ -28,14 +28,13 @@ class Weights:
     of those items are out-of-scope questions written for the purpose, and at 0.74 plain French questions about a
     schedule change were refused. The situation lift (0.5), the relative cut (0.7), a quarter share for a situation
     told only in earlier turns, the full share of a unit whose role the ask does not ask for, and keeping below the
-    cut a unit a told situation engages among its first three (share 1/3 or more) are the best over sixteen sets
-    (the dev and tuning sets and fourteen sets of long stories, posts and questions, 414 items), with a shown unit
+    cut a unit a told situation engages among its first three (share 1/3 or more) are the best over eighteen sets
+    (the dev and tuning sets and sixteen sets of long stories, posts and questions, 462 items), with a shown unit
     that is not the gold law costing 0.3 of the criterion (`--wrong-law-cost 0.3`): the choice of the 5-fold run
-    over all items, of four folds of five, and of every one of the sixteen sets held out one at a time
-    (`--by-set`). A situation's second and third units (the limit beside the liability article, the definition
-    beside the rule) are the law a volunteer shows, even when their text is unlike the passenger's words; a
-    follow-up's earlier story, carried into its searched question, should not bring back the units already shown
-    for it.
+    over all items, of all five folds, and of seventeen of the eighteen sets held out one at a time (`--by-set`).
+    A situation's second and third units (the limit beside the liability article, the definition beside the rule)
+    are the law a volunteer shows, even when their text is unlike the passenger's words; a follow-up's earlier
+    story, carried into its searched question, should not bring back the units already shown for it.
     """
 
     passage_dense: float = 0.5
