@@ -126,6 +126,7 @@ AIR_TRAVEL = _compile("air_travel", _entry("patterns", "air_travel").replace("{c
 _OTHER_MODES = _either(_entry("words", "other_modes"))
 OTHER_SERVICE = _compile("other_service", _entry("patterns", "other_service").replace("{modes}", _OTHER_MODES))
 OTHER_MODE = _compile("other_mode", _entry("patterns", "other_mode").replace("{modes}", _OTHER_MODES))
+LOYALTY_PROGRAM = _pattern("loyalty_program")
 ON_ANY_MODE = _pattern("on_any_mode")
 AT_AIRPORT = _pattern("at_airport")
 STAY_AND_RIDE = _pattern("stay_and_ride")

@@ -7,7 +7,8 @@ about flights, which look relevant and are not; it is better to say that the kno
 cover it. A flight between two places abroad on a carrier that is not Canadian is beyond Canadian law. A foreign
 regime named beside Canada ("EU261 or the Canadian rules?", a flight to Toronto) is
 still a Canadian question, and a hotel, a meal or a taxi while a flight is disrupted is what the carrier
-owes under the Air Passenger Protection Regulations, not another kind of service.
+owes under the Air Passenger Protection Regulations, not another kind of service. An airline's loyalty programme is
+another kind of service too, unless the dialogue tells a disrupted flight (points offered for a cancellation).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from query_understanding.lexicon import (
     DISABILITY,
     DISRUPTION,
     FOREIGN_REGIME,
+    LOYALTY_PROGRAM,
     ON_ANY_MODE,
     OTHER_MODE,
     OTHER_SERVICE,
@@ -48,6 +50,8 @@ def outside_coverage(dialogue: str) -> Outcome | None:
     other = len(OTHER_SERVICE.findall(text)) + (0 if air_words or routes else len(STAY_AND_RIDE.findall(text)))
     if other > len(flight_words) + routes and not DISABILITY.search(text):
         return Outcome.OTHER_SERVICE
+    if LOYALTY_PROGRAM.search(text) and not DISRUPTION.search(text) and not DISABILITY.search(text):
+        return Outcome.OTHER_SERVICE  # points that expired: no law here governs a loyalty programme
     if not air_words and not routes and not DISRUPTION.search(text) and not DISABILITY.search(text):
         return Outcome.NOT_AIR_TRAVEL
     if no_canadian_link(dialogue):

@@ -121,6 +121,14 @@ def test_a_bag_or_a_seat_on_a_train_is_no_flight():
     assert outside_coverage(flight) is None
 
 
+def test_a_loyalty_programme_is_another_service_unless_a_flight_was_disrupted():
+    expired = "My Aeroplan points expired though I flew Air Canada in the spring; $200 to reinstate them. Legal?"
+    assert outside_coverage(expired) is Outcome.OTHER_SERVICE
+    assert outside_coverage("Mes points Aeroplan ont expiré, ont-ils le droit?") is Outcome.OTHER_SERVICE
+    offered = "Air Canada cancelled my flight and offered 10,000 Aeroplan points instead of compensation. Allowed?"
+    assert outside_coverage(offered) is None
+
+
 def test_disability_questions_about_trains_are_covered():
     assert outside_coverage("I use a wheelchair and the train staff refused to help me board") is None
     assert outside_coverage("Does the airport have to tell me about accessible taxis at the terminal?") is None
