@@ -221,6 +221,11 @@ def test_asking_whether_a_rule_is_true_disputes_no_cause():
     assert "cause-disputed" not in {situation.id for situation in told}
 
 
+def test_a_hotel_that_overbooked_a_room_denied_no_boarding():
+    told = load_situations().holding("Our flight landed late and the hotel had overbooked our room. Compensation?")
+    assert "denied-boarding" not in {situation.id for situation in told}
+
+
 def test_a_rebooking_reported_is_not_one_disputed():
     def told(text: str) -> set[str]:
         return {situation.id for situation in load_situations().holding(text)}
