@@ -74,6 +74,7 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("Mon sac a disparu entre Montréal pis Cancún", "bag-lost"),
         ("Vol annulé, on est restés pognés à l'aéroport, pas de souper ni d'hôtel", "treatment-while-waiting"),
         ("On a niaisé trois heures dans l'avion avant qu'ils annulent le vol", "tarmac-delay"),
+        ("Cancelled, they refused to put us on another airline: the next seat was 3 days later", "rebooking"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
@@ -135,24 +136,24 @@ def test_a_bad_file_is_refused_with_a_reason(data):
         parse_situations(data)
 
 
-def test_a_passenger_who_needs_to_vent_by_a_window_tells_no_weather():
-    told = load_situations().holding("I need to vent: our flight was delayed and I had paid for a window seat")
-    assert "disruption-outside-control" not in {situation.id for situation in told}
-
-
-def test_a_daughters_graduation_is_no_child_on_board():
-    told = load_situations().holding("We flew to our daughter's graduation and they sat me six rows behind my husband")
-    assert "children-seating" not in {situation.id for situation in told}
-
-
-def test_a_small_planes_seats_or_a_seat_sale_are_no_child_seated_apart():
-    told = load_situations().holding("Our 50-seat plane, booked in a seat sale, was cancelled; my son cried")
-    assert "children-seating" not in {situation.id for situation in told}
-
-
-def test_a_booking_cancelled_for_a_no_show_is_no_disrupted_flight():
-    told = load_situations().holding("They cancelled my return because I was a no-show on the way out, no refund")
-    assert "refund-after-disruption" not in {situation.id for situation in told}
+@pytest.mark.parametrize(
+    ("text", "situation"),
+    [
+        ("I need to vent: our flight was delayed and I had paid for a window seat", "disruption-outside-control"),
+        ("We flew to our daughter's graduation and they sat me six rows behind my husband", "children-seating"),
+        ("Our 50-seat plane, booked in a seat sale, was cancelled; my son cried", "children-seating"),
+        ("They cancelled my return because I was a no-show on the way out, no refund", "refund-after-disruption"),
+        ("We waited 55 minutes on the plane after everyone else got off for an aisle chair", "tarmac-delay"),
+        ("They cancelled and offered a voucher: cash is only for delays. Is that true?", "cause-disputed"),
+        ("Our flight landed late and the hotel had overbooked our room. Compensation?", "denied-boarding"),
+        ("Cancelled for a crew shortage; they rebooked us on the next flight. What now?", "rebooking"),
+        ("Fallait pogner la navette pour l'hôtel", "treatment-while-waiting"),
+        ("Mon fils est assis loin de moi dans l'avion", "tarmac-delay"),
+    ],
+)
+def test_what_only_resembles_a_situation_does_not_tell_it(text, situation):
+    """A window seat is no wind, a daughter's graduation no child on board, a reported rebooking no dispute."""
+    assert situation not in {found.id for found in load_situations().holding(text)}
 
 
 def test_an_old_bag_claim_engages_the_conventions_limit_and_an_old_delay_claim_the_regulations_year_too():
@@ -209,32 +210,3 @@ def test_an_overnight_kit_for_a_late_bag_is_no_wait_for_a_flight():
 def test_small_claims_mentioned_in_passing_asks_no_court():
     story = "My brother says I can take them to small claims here, but is it too late?"
     assert "where-to-sue" not in {found.id for found in load_situations().holding(story)}
-
-
-def test_waiting_aboard_for_an_aisle_chair_after_everyone_got_off_is_no_tarmac_delay():
-    story = "We waited 55 minutes on the plane after everyone else got off before anyone came with an aisle chair"
-    assert "tarmac-delay" not in {found.id for found in load_situations().holding(story)}
-
-
-def test_asking_whether_a_rule_is_true_disputes_no_cause():
-    told = load_situations().holding("They cancelled and offered a voucher: cash is only for delays. Is that true?")
-    assert "cause-disputed" not in {situation.id for situation in told}
-
-
-def test_a_hotel_that_overbooked_a_room_denied_no_boarding():
-    told = load_situations().holding("Our flight landed late and the hotel had overbooked our room. Compensation?")
-    assert "denied-boarding" not in {situation.id for situation in told}
-
-
-def test_a_rebooking_reported_is_not_one_disputed():
-    def told(text: str) -> set[str]:
-        return {situation.id for situation in load_situations().holding(text)}
-
-    assert "rebooking" not in told("Cancelled for a crew shortage; they rebooked us on the next flight. What now?")
-    assert "rebooking" in told("Cancelled, they refused to put us on another airline: the next seat was 3 days later")
-
-
-def test_catching_a_shuttle_or_a_seat_on_board_is_no_wait():
-    text = "Fallait pogner la navette; mon fils est assis loin de moi dans l'avion"
-    told = {situation.id for situation in load_situations().holding(text)}
-    assert not told & {"treatment-while-waiting", "tarmac-delay"}
