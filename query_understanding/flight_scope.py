@@ -8,6 +8,7 @@ means the page asks a question the passenger can ignore.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal
 
 from foundation.text import detect_language, fold
@@ -68,8 +69,7 @@ def no_canadian_link(text: str) -> bool:
     rules they hope for do not link a flight to Canada: Canadian law on air passengers does not reach a flight from
     Milan to Athens because the passenger lives in Toronto, and the page says so."""
     folded = RESIDENCE.sub(" ", fold(text))
-    places = {match.group(0) for pattern in (FOREIGN_PLACE, UK_LONDON) for match in pattern.finditer(folded)}
-    airports = {code for code in AIRPORT_CODE.findall(text) if len(code) == 3 and not CANADIAN_AIRPORT_CODE.match(code)}
+    places, airports = _places_abroad(folded), _airports_abroad(text)
     if len(places) < 2 and len(airports) < 2:  # a name and a code may be one place: "Heathrow (LHR)"
         return False
     if CANADIAN_CARRIER.search(folded) or CANADA.search(folded) or CANADIAN_AIRPORT_CODE.search(text):
@@ -80,6 +80,7 @@ def no_canadian_link(text: str) -> bool:
     return not canadian_places
 
 
+@lru_cache(maxsize=256)
 def flight_reach(text: str) -> Reach | None:
     """Whether the flight told of stayed in Canada or crossed a border, when the text says so; else None.
 
@@ -87,18 +88,24 @@ def flight_reach(text: str) -> Reach | None:
     the Air Transportation Regulations (s. 110 to 122). A place or airport abroad, or a word such as
     "international", makes a flight international; two Canadian places or airports and nothing abroad, or a word
     such as "domestic", make it domestic; one Canadian place alone says nothing ("my flight from Toronto").
-    Where the passenger lives is no place the flight went."""
+    Where the passenger lives is no place the flight went. Cached: each question of a dialogue asks it of the
+    same dialogue, and the evaluator ranks each question under many weights."""
     folded = RESIDENCE.sub(" ", fold(text))
-    codes = set(AIRPORT_CODE.findall(text)) - {"US", "USA", "UK", "EU"}
-    abroad = FOREIGN_PLACE.search(folded) or UK_LONDON.search(folded) or any(
-        not CANADIAN_AIRPORT_CODE.match(code) for code in codes
-    )
-    if abroad or INTERNATIONAL_WORDS.search(folded):
+    if _places_abroad(folded) or _airports_abroad(text) or INTERNATIONAL_WORDS.search(folded):
         return "international"
-    canadian = {match.group(0) for match in CANADIAN_PLACE.finditer(folded)} | {
-        code for code in codes if CANADIAN_AIRPORT_CODE.match(code)
-    }
+    canadian = {match.group(0) for match in CANADIAN_PLACE.finditer(folded)}
+    canadian |= set(CANADIAN_AIRPORT_CODE.findall(text))
     return "domestic" if DOMESTIC_WORDS.search(folded) or len(canadian) >= 2 else None
+
+
+def _places_abroad(folded: str) -> set[str]:
+    """The places abroad a folded text names, London counting only with Heathrow, the UK and the like."""
+    return {match.group(0) for pattern in (FOREIGN_PLACE, UK_LONDON) for match in pattern.finditer(folded)}
+
+
+def _airports_abroad(text: str) -> set[str]:
+    """The foreign airport codes a text names, in capitals ("US", "UK" and "EU" are no airports)."""
+    return {code for code in AIRPORT_CODE.findall(text) if len(code) == 3 and not CANADIAN_AIRPORT_CODE.match(code)}
 
 
 def with_flight_scope(turns: list[str], choice: ScopeChoice) -> list[str]:
