@@ -48,11 +48,12 @@ def outside_coverage(dialogue: str) -> Outcome | None:
     if OTHER_SERVICE.search(text):  # the airport's parking lot, its exit gate
         flight_words = [word for word in flight_words if not AT_AIRPORT.fullmatch(word)]
     other = len(OTHER_SERVICE.findall(text)) + (0 if air_words or routes else len(STAY_AND_RIDE.findall(text)))
-    if other > len(flight_words) + routes and not DISABILITY.search(text):
+    disability, disruption = DISABILITY.search(text), DISRUPTION.search(text)
+    if other > len(flight_words) + routes and not disability:
         return Outcome.OTHER_SERVICE
-    if LOYALTY_PROGRAM.search(text) and not DISRUPTION.search(text) and not DISABILITY.search(text):
+    if LOYALTY_PROGRAM.search(text) and not disruption and not disability:
         return Outcome.OTHER_SERVICE  # points that expired: no law here governs a loyalty programme
-    if not air_words and not routes and not DISRUPTION.search(text) and not DISABILITY.search(text):
+    if not air_words and not routes and not disruption and not disability:
         return Outcome.NOT_AIR_TRAVEL
     if no_canadian_link(dialogue):
         return Outcome.NO_CANADIAN_LINK
