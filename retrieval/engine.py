@@ -9,7 +9,8 @@ Four kinds of evidence, each a score per unit, each from its own retriever (`ret
   French, through a multilingual encoder, so a French question finds units whose entries are in English.
 
 The situations the question describes (`kb/situations.py`, `retrieval/situations.py`) then lift the units they
-engage, in the order the ask needs, above their neighbours.
+engage, in the order the ask needs, above their neighbours. What passes the cuts is shown in the order of a model
+fitted to that evidence (`retrieval/ranker.py`).
 
 Scores are fused per unit (`retrieval/fusion.py`; a section, a treaty article) because a unit is what a
 passenger reads and what a volunteer judges; the passage shown is the whole unit, in the question's language
@@ -27,9 +28,10 @@ from kb.store import KnowledgeBase
 from query_understanding.flight_scope import flight_reach
 from retrieval.fusion import Evidence, Weights, cross_references, with_situations
 from retrieval.pinpoint import Pinpointer
+from retrieval.ranker import CANDIDATES, Ranker, load_ranker, unit_features
 from retrieval.results import Hit
 from retrieval.retrievers import DenseRetriever, MultilingualRetriever, SparseRetriever
-from retrieval.situations import situation_shares
+from retrieval.situations import engagements
 from retrieval.terms import terms
 
 PASSAGE_CANDIDATES = 60
@@ -43,11 +45,13 @@ BANK_CANDIDATES = 150
 class SearchEngine:
     """Everything a search needs, loaded once per process and shared by every session; read-only after init."""
 
-    def __init__(self, knowledge_base: KnowledgeBase, weights: Weights | None = None):
-        """Questions are encoded by the models the knowledge base was built with (`KnowledgeBase.encoders`)."""
+    def __init__(self, knowledge_base: KnowledgeBase, weights: Weights | None = None, ranker: Ranker | None = None):
+        """Questions are encoded by the models the knowledge base was built with (`KnowledgeBase.encoders`); what
+        is shown is ordered by the shipped ranker unless the evaluator tries another."""
         self.knowledge_base = knowledge_base
         self.encoder = knowledge_base.encoders.english
         self.weights = weights or Weights()
+        self.ranker = ranker or load_ranker()
         self.units: dict[UnitId, dict[str, list[Passage]]] = defaultdict(lambda: defaultdict(list))
         for passage in knowledge_base.passages:
             self.units[passage.unit_id][passage.lang].append(passage)
@@ -109,37 +113,54 @@ class SearchEngine:
         dialogue: tuple[str, ...] = (),
     ) -> list[Hit]:
         """The hits `search` shows for the question whose `evidence` was gathered, under `weights` (the engine's
-        own unless the evaluator tries others).
+        own unless the evaluator tries others): the `candidates`, in the ranker's order, each scored by it."""
+        found = self.candidates(evidence, question, ask, weights, dialogue)
+        likelihoods = [self.ranker.score(features) for _, features in found]
+        hits = []
+        for place in sorted(range(len(found)), key=lambda i: -likelihoods[i]):  # stable: ties keep the fused order
+            passage = self.unit_passage(found[place][0], lang)
+            if passage is not None:
+                hits.append(Hit(passage, likelihoods[place]))
+            if len(hits) == k:
+                break
+        return hits
 
-        A unit far below the best is not shown, unless a situation the question tells engages it as one of its
-        first units or in the role the ask asks for: the law puts it beside the best one (the liability limit
+    def candidates(
+        self,
+        evidence: Evidence,
+        question: str,
+        ask: str | None = None,
+        weights: Weights | None = None,
+        dialogue: tuple[str, ...] = (),
+    ) -> list[tuple[UnitId, dict[str, float]]]:
+        """The units that may be shown, in the fused order, each with what the ranker reads of it
+        (`retrieval/ranker.py`); none when the question is like no bank entry and tells no situation.
+
+        A unit far below the best is not a candidate, unless a situation the question tells engages it as one of
+        its first units or in the role the ask asks for: the law puts it beside the best one (the liability limit
         beside the liability article), however unlike the passenger's words its text is."""
         weights = weights or self.weights
         reach = flight_reach("\n".join(dialogue) or question)
-        shares = situation_shares(
+        engaged = engagements(
             self.situations, question, ask or question, dialogue, weights.earlier_turns, weights.other_roles, reach
         )
+        shares = {unit: engagement.share for unit, engagement in engaged.items()}
         if evidence.closest_bank_entry < weights.min_similarity and not shares:
             # like no way a passenger asks about the law, and telling no situation the law distinguishes: on every
             # set, the questions this gate stopped that told a situation were answerable, and none of the others
             return []
         if evidence.closest_outside - evidence.closest_bank_entry > weights.outside_margin:
             return []  # more like a question about flying that the law does not answer
-        ranked = evidence.fuse(weights, self.references)
-        ranked = with_situations(ranked, shares, weights.situation)
-        best = ranked[0][1] if ranked else 0.0
-        hits = []
-        for unit, score in ranked:
+        ranked = with_situations(evidence.fuse(weights, self.references), shares, weights.situation)
+        best, roles = (ranked[0][1] if ranked else 0.0), self.situations.roles
+        found = []
+        for position, (unit, score) in enumerate(ranked[:CANDIDATES]):
             if score <= 0:
                 break
             if score < weights.relative_cut * best and shares.get(unit, 0.0) < weights.kept_share:
                 continue  # nothing weak is shown, not to fill up to k, unless a told situation engages it
-            passage = self.unit_passage(unit, lang)
-            if passage is not None:
-                hits.append(Hit(passage, score))
-            if len(hits) == k:
-                break
-        return hits
+            found.append((unit, unit_features(position, score / best, evidence, unit, engaged.get(unit), roles)))
+        return found
 
     def unit_passage(self, unit: UnitId, lang: str) -> Passage | None:
         """The whole unit as one passage, in `lang` if the knowledge base has it, else in English."""

@@ -11,9 +11,10 @@ from retrieval.outcome import Outcome
 
 
 class Hit(NamedTuple):
-    """A passage found for a question, with its fused score (on no fixed scale: only the order counts) and the
-    parts of it that answer the question, best first (`retrieval/pinpoint.py`; none when nothing is clear).
-    Each part's text is exactly `passage.text[part.start:part.end]`."""
+    """A passage found for a question, with the ranker's score (how likely the unit is the law a volunteer would
+    show, in (0, 1): `retrieval/ranker.py`) and the parts of it that answer the question, best first
+    (`retrieval/pinpoint.py`; none when nothing is clear). Each part's text is exactly
+    `passage.text[part.start:part.end]`."""
 
     passage: Passage
     score: float

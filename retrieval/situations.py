@@ -9,12 +9,28 @@ fused score (`retrieval/fusion.py`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from kb.passage import UnitId
 from kb.situations import Situations
 from query_understanding.machine_text import without_facts
 
 
-def situation_shares(
+@dataclass(frozen=True)
+class Engagement:
+    """How the situations a text tells engage one unit: its strongest share, how many of them engage it, its best
+    place among their units (0: first), the roles they give it, and whether one of those roles is what the ask
+    asks for. The share lifts the unit (`retrieval/fusion.py`); the rest is the ranker's evidence
+    (`retrieval/ranker.py`)."""
+
+    share: float
+    situations: int
+    place: int
+    roles: frozenset[str]
+    asked: bool
+
+
+def engagements(
     situations: Situations,
     searched: str,
     ask: str,
@@ -22,8 +38,9 @@ def situation_shares(
     earlier_turns: float = 1.0,
     other_roles: float = 1.0,
     reach: str | None = None,
-) -> dict[UnitId, float]:
-    """unit -> share in (0, 1] for the situations `searched` or its message describes, ordered by what `ask` needs.
+) -> dict[UnitId, Engagement]:
+    """unit -> how the situations `searched` or its message describes engage it, its share in (0, 1] ordered by
+    what `ask` needs.
 
     An ask split from a long story often leaves the cause or the bag's fate in another sentence of the message:
     the message's situations count as fully as the ask's own (chosen over half as much and not at all on the dev,
@@ -40,11 +57,18 @@ def situation_shares(
     needed = situations.needed(without_facts(ask))  # the facts in brackets are the story's, not the ask
     message, earlier = (dialogue[-1], "\n".join(dialogue[:-1])) if dialogue else ("", "")
     told = {situation.id for situation in situations.holding(message, earlier)} if earlier else None
-    shares: dict[UnitId, float] = {}
+    found: dict[UnitId, Engagement] = {}
     for situation in situations.holding(f"{searched}\n{message}", earlier):
         weight = 1.0 if told is None or situation.id in told else earlier_turns
         units = [engaged for engaged in situation.units if not (reach and engaged.reach and engaged.reach != reach)]
-        for position, engaged in enumerate(units):
-            share = weight * (1.0 if engaged.role in needed else (other_roles if needed else 1.0) / (position + 1))
-            shares[engaged.unit] = max(shares.get(engaged.unit, 0.0), share)
-    return shares
+        for place, engaged in enumerate(units):
+            share = weight * (1.0 if engaged.role in needed else (other_roles if needed else 1.0) / (place + 1))
+            before = found.get(engaged.unit)
+            found[engaged.unit] = Engagement(
+                max(share, before.share) if before else share,
+                before.situations + 1 if before else 1,
+                min(place, before.place) if before else place,
+                (before.roles if before else frozenset()) | {engaged.role},
+                engaged.role in needed or (before is not None and before.asked),
+            )
+    return found

@@ -5,9 +5,13 @@ from __future__ import annotations
 from kb.passage import UnitId
 from kb.situations import load_situations
 from retrieval.fusion import Evidence, with_situations
-from retrieval.situations import situation_shares
+from retrieval.situations import engagements
 
 S12, S19 = UnitId("SOR-2019-150", "s12"), UnitId("SOR-2019-150", "s19")
+
+
+def situation_shares(*args, **kwargs):
+    return {unit: engaged.share for unit, engaged in engagements(*args, **kwargs).items()}
 
 
 def test_the_unit_the_ask_needs_counts_first():
