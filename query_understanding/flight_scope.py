@@ -20,14 +20,18 @@ from query_understanding.lexicon import (
     CANADIAN_PLACE,
     CANADIAN_RULES,
     DOMESTIC_WORDS,
+    EVENT_FAMILY,
     FOREIGN_PLACE,
     INTERNATIONAL_WORDS,
     PLACE,
     RESIDENCE,
     ROUTE_OF_CODES,
     SCOPE_WORDS,
+    SEPARATE_BOOKING,
     UK_LONDON,
+    families,
 )
+from query_understanding.segments import sentences
 
 ScopeChoice = Literal["within", "to_or_from"]
 Reach = Literal["domestic", "international"]
@@ -67,11 +71,15 @@ def no_canadian_link(text: str) -> bool:
     Heathrow or the UK is London, England). One place abroad is not enough: "my flight to Paris was delayed"
     leaves out where it left from, most often Canada. Where the passenger lives, the passport they hold and the
     rules they hope for do not link a flight to Canada: Canadian law on air passengers does not reach a flight from
-    Milan to Athens because the passenger lives in Toronto, and the page says so."""
+    Milan to Athens because the passenger lives in Toronto, and the page says so. Nor does a flight to Canada that
+    went well link a flight between places abroad booked apart from it ("a separate ticket", "réservé à part"),
+    unless a sentence telling the trouble names a Canadian place, airport or carrier."""
     folded = RESIDENCE.sub(" ", fold(text))
     places, airports = _places_abroad(folded), _airports_abroad(text)
     if len(places) < 2 and len(airports) < 2:  # a name and a code may be one place: "Heathrow (LHR)"
         return False
+    if SEPARATE_BOOKING.search(folded) and not any(_tells_canadian_trouble(s) for s in sentences(text)):
+        return True
     if CANADIAN_CARRIER.search(folded) or CANADA.search(folded) or CANADIAN_AIRPORT_CODE.search(text):
         return False
     canadian_places = {match.group(0) for match in CANADIAN_PLACE.finditer(folded)}
@@ -96,6 +104,15 @@ def flight_reach(text: str) -> Reach | None:
     canadian = {match.group(0) for match in CANADIAN_PLACE.finditer(folded)}
     canadian |= set(CANADIAN_AIRPORT_CODE.findall(text))
     return "domestic" if DOMESTIC_WORDS.search(folded) or len(canadian) >= 2 else None
+
+
+def _tells_canadian_trouble(sentence: str) -> bool:
+    """Whether a sentence tells a delay, a cancellation, a denied boarding... (the event topics) of a flight with a
+    Canadian place, airport or carrier: "our Air Canada flight from Toronto was cancelled", not "I'm from Ottawa"
+    nor "do the Canadian rules cover this since we flew to Thailand from YYC?"."""
+    folded = RESIDENCE.sub(" ", fold(sentence))
+    canadian = CANADIAN_CARRIER.search(folded) or CANADIAN_PLACE.search(folded)
+    return bool((canadian or CANADIAN_AIRPORT_CODE.search(sentence)) and EVENT_FAMILY in families(sentence))
 
 
 def _places_abroad(folded: str) -> set[str]:

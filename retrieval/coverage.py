@@ -4,7 +4,8 @@ The law in the knowledge base speaks of flights, carriers and baggage (and, for 
 of trains, buses and ferries too). A message about a train delay or a hotel booking, or one that asks
 only under a foreign regime such as the EU's Regulation 261/2004, would otherwise get the nearest sections
 about flights, which look relevant and are not; it is better to say that the knowledge base does not
-cover it. A flight between two places abroad on a carrier that is not Canadian is beyond Canadian law. A foreign
+cover it. A flight between two places abroad on a carrier that is not Canadian is beyond Canadian law, and so is
+one booked apart from a flight to Canada that went well. A foreign
 regime named beside Canada ("EU261 or the Canadian rules?", a flight to Toronto) is
 still a Canadian question, and a hotel, a meal or a taxi while a flight is disrupted is what the carrier
 owes under the Air Passenger Protection Regulations, not another kind of service. An airline's loyalty programme is
@@ -36,7 +37,7 @@ from retrieval.outcome import Outcome
 
 def outside_coverage(dialogue: str) -> Outcome | None:
     """Why the dialogue falls outside the knowledge base, or None when it may be covered."""
-    dialogue = _without_uneventful_flights(dialogue)
+    told, dialogue = dialogue, _without_uneventful_flights(dialogue)
     text = fold(dialogue)
     if FOREIGN_REGIME.search(text) and not names_canada(dialogue):
         return Outcome.FOREIGN_REGIME
@@ -55,7 +56,7 @@ def outside_coverage(dialogue: str) -> Outcome | None:
         return Outcome.OTHER_SERVICE  # points that expired: no law here governs a loyalty programme
     if not air_words and not routes and not disruption and not disability:
         return Outcome.NOT_AIR_TRAVEL
-    if no_canadian_link(dialogue):
+    if no_canadian_link(dialogue) or no_canadian_link(told):  # "that part went fine" may say it was booked apart
         return Outcome.NO_CANADIAN_LINK
     return None
 

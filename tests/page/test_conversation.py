@@ -88,6 +88,15 @@ def test_no_place_means_the_page_asks(turns):
         ("My flight to the USA was delayed 6 hours", False),  # one place, named and written as a code
         ("Our flight to Heathrow (LHR) was 5 hours late", False),
         ("Canadian here. Frontier cancelled our DEN-LAS flight, can the CTA help?", True),
+        # a flight between places abroad booked apart from the flight to or from Canada
+        ("We flew WestJet from Calgary to Gatwick. On a separate ticket, easyJet cancelled our Gatwick to Nice "
+         "flight. Do the Canadian rules cover that?", True),
+        ("Vol Vueling de Barcelone à Rome réservé à part, rien à voir avec notre billet de Montréal. Il a été "
+         "annulé. A-t-on droit à quelque chose?", True),
+        ("Now back home in Toronto. A separate Iberia ticket from Madrid to Lisbon got cancelled, does Canada's law "
+         "cover it?", True),
+        ("On a separate ticket, our Air Canada flight from Toronto to Frankfurt was delayed and we missed our "
+         "Lufthansa flight to Munich", False),  # the trouble is the Canadian flight's
     ],
 )
 def test_a_flight_with_no_link_to_canada_is_outside_coverage(dialogue, outside):
