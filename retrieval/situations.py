@@ -63,12 +63,12 @@ def engagements(
         units = [engaged for engaged in situation.units if not (reach and engaged.reach and engaged.reach != reach)]
         for place, engaged in enumerate(units):
             share = weight * (1.0 if engaged.role in needed else (other_roles if needed else 1.0) / (place + 1))
-            before = found.get(engaged.unit)
+            before = found.get(engaged.unit) or Engagement(0.0, 0, place, frozenset(), False)
             found[engaged.unit] = Engagement(
-                max(share, before.share) if before else share,
-                before.situations + 1 if before else 1,
-                min(place, before.place) if before else place,
-                (before.roles if before else frozenset()) | {engaged.role},
-                engaged.role in needed or (before is not None and before.asked),
+                max(share, before.share),
+                before.situations + 1,
+                min(place, before.place),
+                before.roles | {engaged.role},
+                before.asked or engaged.role in needed,
             )
     return found
