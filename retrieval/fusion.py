@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from kb.passage import Passage, UnitId
 
@@ -67,6 +68,13 @@ class Evidence:
     bank_multilingual: dict[UnitId, float] = field(default_factory=dict)
     closest_outside: float = 0.0  # the nearest question about flying that no unit answers
 
+    @cached_property
+    def floors(self) -> tuple[float, float, float]:
+        """Each dense kind's weakest candidate (passage, bank, multilingual): what fusion and the ranker measure a
+        unit's dense score from, worked out once per question."""
+        return tuple(min(scores.values(), default=0.0) for scores in (self.passage_dense, self.bank_dense,
+                                                                       self.bank_multilingual))  # fmt: skip
+
     @property
     def closest_bank_entry(self) -> float:
         """How close the nearest way a passenger asks about any unit is: whether the question is in scope at all."""
@@ -77,9 +85,7 @@ class Evidence:
         the dense candidates is not punished more than the weakest one found. A unit that cites one of the
         best units, or is cited by one, gets a share of its score: the law's own structure (the
         compensation section cites the section on delays within the carrier's control, and back)."""
-        passage_floor = min(self.passage_dense.values(), default=0.0)
-        bank_floor = min(self.bank_dense.values(), default=0.0)
-        multilingual_floor = min(self.bank_multilingual.values(), default=0.0)
+        passage_floor, bank_floor, multilingual_floor = self.floors
         units = set(self.passage_dense) | set(self.bank_dense) | set(self.bank_sparse)
         fused = {
             unit: weights.passage_dense * (self.passage_dense.get(unit, passage_floor) - passage_floor)

@@ -40,8 +40,7 @@ def unit_features(
 ) -> dict[str, float]:
     """What the model reads of one candidate: its place and share of the best in the fused order, each kind of
     evidence over its weakest candidate's, and how the told situations engage it, role by role."""
-    passage_floor = min(evidence.passage_dense.values(), default=0.0)
-    bank_floor = min(evidence.bank_dense.values(), default=0.0)
+    passage_floor, bank_floor, _ = evidence.floors
     features = {
         "relative": relative,
         "rank": math.log1p(position),
