@@ -4,7 +4,9 @@
 damaged or delayed, a passenger bumped, a tarmac delay...), each with the units a volunteer would show for it,
 in order, each unit's role (obligation, compensation table, definition, limit, deadline, who is responsible...)
 and, where the unit governs only domestic or only international flights, its reach. A situation holds for a text
-when every group of its `when` patterns matches the folded text and none of its `unless` patterns does; a
+when every group of its `when` patterns matches the folded text and none of its `unless` patterns does, and, where
+the situation itself has a reach (the Convention's delay article: international carriage only), when the flight
+told is of that reach (`query_understanding.flight_scope.flight_reach`, which knows every place abroad); a
 pattern (of `when`, `unless` or `needs`) may name a piece the file's `words` spell once ("{disrupted}": the words
 of a delay or a cancellation that many situations share). `needs` are what an ask asks for (money, a refund, a
 deadline...): a unit whose role is what the ask needs counts as first of its situation.
@@ -49,9 +51,13 @@ class Situation:
     when: tuple[re.Pattern[str], ...]
     unless: tuple[re.Pattern[str], ...]
     units: tuple[Engaged, ...]
+    reach: str | None = None
 
-    def holds(self, folded: str) -> bool:
-        """Whether the situation holds for a text already folded (`foundation.text.fold`)."""
+    def holds(self, folded: str, reach: str | None = None) -> bool:
+        """Whether the situation holds for a text already folded (`foundation.text.fold`) telling a flight of
+        `reach` (None: not told)."""
+        if self.reach and reach != self.reach:
+            return False
         return all(p.search(folded) for p in self.when) and not any(p.search(folded) for p in self.unless)
 
 
@@ -61,17 +67,18 @@ class Situations:
     needs: dict[str, re.Pattern[str]]
     situations: tuple[Situation, ...]
 
-    def holding(self, text: str, context: str = "") -> list[Situation]:
-        """The situations `text` describes; with `context` (the rest of a dialogue), also those the two describe
-        together when `text` itself names a piece of them (a follow-up "what about the stroller?" after a story of
-        a bent frame), but not one the context alone describes (a question about a dog after a cancellation)."""
+    def holding(self, text: str, context: str = "", reach: str | None = None) -> list[Situation]:
+        """The situations `text` describes, of a flight of `reach` when told; with `context` (the rest of a
+        dialogue), also those the two describe together when `text` itself names a piece of them (a follow-up "what
+        about the stroller?" after a story of a bent frame), but not one the context alone describes (a question
+        about a dog after a cancellation)."""
         folded = fold(text)
         together = fold(f"{text}\n{context}") if context else folded
         return [
             situation
             for situation in self.situations
-            if situation.holds(folded)
-            or (context and situation.holds(together) and any(p.search(folded) for p in situation.when))
+            if situation.holds(folded, reach)
+            or (context and situation.holds(together, reach) and any(p.search(folded) for p in situation.when))
         ]
 
     def needed(self, text: str) -> set[str]:
@@ -142,6 +149,8 @@ def parse_situations(data: object) -> Situations:
             units.append(Engaged(UnitId(engaged[0], engaged[1]), engaged[2], *engaged[3:]))
         if not units or not entry.get("when"):
             raise SituationsError(f"{where}: needs `when` patterns and at least one unit")
+        if entry.get("reach") not in (None, *REACHES):
+            raise SituationsError(f"{where}: a situation's reach is one of {', '.join(REACHES)}")
         situations.append(
             Situation(
                 entry["id"],
@@ -149,6 +158,7 @@ def parse_situations(data: object) -> Situations:
                 tuple(_patterns(f"{where} when", _named(where, group, words)) for group in entry["when"]),
                 tuple(_patterns(f"{where} unless", _named(where, [p], words)) for p in entry.get("unless", [])),
                 tuple(units),
+                entry.get("reach"),
             )
         )
     return Situations(frozenset(roles), need_patterns, tuple(situations))

@@ -52,13 +52,14 @@ def engagements(
     situation's units comes first; when it asks for something (money, a deadline, a definition), a unit in
     another role counts `other_roles` times its place's share (`Weights.other_roles`). When the dialogue says
     where the flight went (`reach`: domestic or international), a unit governing only the other kind of flight is
-    no unit of the situation, and the next one takes its place.
+    no unit of the situation, and the next one takes its place; a situation of one reach (the Convention's delay
+    article) holds only for a flight of that reach.
     """
     needed = situations.needed(without_facts(ask))  # the facts in brackets are the story's, not the ask
     message, earlier = (dialogue[-1], "\n".join(dialogue[:-1])) if dialogue else ("", "")
-    told = {situation.id for situation in situations.holding(message, earlier)} if earlier else None
+    told = {situation.id for situation in situations.holding(message, earlier, reach)} if earlier else None
     found: dict[UnitId, Engagement] = {}
-    for situation in situations.holding(f"{searched}\n{message}", earlier):
+    for situation in situations.holding(f"{searched}\n{message}", earlier, reach):
         weight = 1.0 if told is None or situation.id in told else earlier_turns
         units = [engaged for engaged in situation.units if not (reach and engaged.reach and engaged.reach != reach)]
         for place, engaged in enumerate(units):

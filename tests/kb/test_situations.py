@@ -129,6 +129,8 @@ def test_being_reimbursed_for_what_one_bought_is_no_ticket_refund():
         {"roles": {"r": ""}, "needs": {}, "situations": [{"id": "a", "when": [["x"]], "units": [["d", "u", "q"]]}]},
         {"roles": {"r": ""}, "needs": {}, "situations": [{"id": "a", "when": [["{no}"]], "units": [["d", "u", "r"]]}]},
         {"roles": {"r": ""}, "needs": {}, "situations": [{"id": "a", "when": [["x"]], "units": [["d", "u", "r", ""]]}]},
+        {"roles": {"r": ""}, "needs": {}, "situations": [{"id": "a", "when": [["x"]], "reach": "abroad",
+                                                          "units": [["d", "u", "r"]]}]},
     ],
 )
 def test_a_bad_file_is_refused_with_a_reason(data):
@@ -167,6 +169,15 @@ def test_an_unanswered_bag_claim_is_not_a_claim_for_compensation_for_a_disruptio
     bag = {situation.id for situation in load_situations().holding("My bag claim was never answered, too late now?")}
     delay = {situation.id for situation in load_situations().holding("They ignored my claim for the cancelled flight")}
     assert "compensation-claim-deadline" not in bag and "compensation-claim-deadline" in delay
+
+
+def test_the_conventions_delay_article_holds_only_for_an_international_flight():
+    """Art. 19 governs international carriage: the place abroad comes from the dialogue's reach, which knows every
+    place and airport abroad, not from a list of the situation's own."""
+    story = "The delay cost us the tour we had prepaid"
+    for reach, holds in (("international", True), ("domestic", False), (None, False)):
+        held = {found.id for found in load_situations().holding(story, reach=reach)}
+        assert ("delay-damages-expenses" in held) is holds
 
 
 def test_a_named_piece_is_spelled_once_and_regex_counts_stay():
