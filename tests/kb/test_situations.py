@@ -75,6 +75,18 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("Vol annulé, on est restés pognés à l'aéroport, pas de souper ni d'hôtel", "treatment-while-waiting"),
         ("On a niaisé trois heures dans l'avion avant qu'ils annulent le vol", "tarmac-delay"),
         ("Cancelled, they refused to put us on another airline: the next seat was 3 days later", "rebooking"),
+        ("The flight got retimed from 8am to 4:30pm, they said for schedule adjustments", "disruption-within-control"),
+        ("On a niaisé 7 heures à l'aéroport à cause du verglas", "disruption-outside-control"),
+        ("We hit a bird on the takeoff roll and they cancelled the flight", "disruption-outside-control"),
+        ("Delayed five hours: a warning for the hydraulics, then they had to inspect the plane", "disruption-safety"),
+        ("Ils m'offrent 700$ pour 9 heures de retard", "disruption-compensation"),
+        ("My ticket said Air Canada but it was actually a Lufthansa plane, and each says to call the other",
+         "who-is-responsible"),
+        ("The agent said Canada's rules only apply to Canadian airlines", "rules-reach"),
+        ("J'étais assise à la porte, mais mon siège avait été redonné", "denied-boarding-checkin"),
+        ("Ma mère a le Parkinson et personne l'a aidée à embarquer", "disability-assistance"),
+        ("I sent my claim through their web form 11 weeks ago and then nothing", "claim-unanswered"),
+        ("I have lymphedema and need the seat beside mine", "disability-extra-seat"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
@@ -151,6 +163,8 @@ def test_a_bad_file_is_refused_with_a_reason(data):
         ("Cancelled for a crew shortage; they rebooked us on the next flight. What now?", "rebooking"),
         ("Fallait pogner la navette pour l'hôtel", "treatment-while-waiting"),
         ("Mon fils est assis loin de moi dans l'avion", "tarmac-delay"),
+        ("They swapped the aircraft and we left three hours late", "disruption-safety"),
+        ("Their policy says no refunds on basic fares", "tariff-terms"),
     ],
 )
 def test_what_only_resembles_a_situation_does_not_tell_it(text, situation):
