@@ -6,7 +6,7 @@ in order, each unit's role (obligation, compensation table, definition, limit, d
 and, where the unit governs only domestic or only international flights, its reach. A situation holds for a text
 when every group of its `when` patterns matches the folded text and none of its `unless` patterns does, and, where
 the situation itself has a reach (the Convention's delay article: international carriage only), when the flight
-told is of that reach (`query_understanding.flight_scope.flight_reach`, which knows every place abroad); a
+told is of that reach (the search reads it from the dialogue, knowing every place and airport abroad); a
 pattern (of `when`, `unless` or `needs`) may name a piece the file's `words` spell once ("{disrupted}": the words
 of a delay or a cancellation that many situations share). `needs` are what an ask asks for (money, a refund, a
 deadline...): a unit whose role is what the ask needs counts as first of its situation.
