@@ -86,11 +86,15 @@ def streamlit_page(
     command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true"]
     command += ["--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
     command += arguments
-    server = subprocess.Popen(command, cwd=PROJECT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    # the server's output goes to a file, never to a pipe nobody reads: a full pipe would stall the server
+    log = directory / "streamlit.log"
+    with log.open("wb") as output:
+        server = subprocess.Popen(command, cwd=PROJECT, env=env, stdout=output, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 60
         while http_get(f"http://127.0.0.1:{port}/_stcore/health") != "ok":
-            assert time.monotonic() < deadline and server.poll() is None, "the Streamlit server did not start"
+            started = time.monotonic() < deadline and server.poll() is None
+            assert started, f"the Streamlit server did not start:\n{log.read_text(errors='replace')[-2000:]}"
             time.sleep(0.25)
         yield f"http://127.0.0.1:{port}/"
     finally:
