@@ -93,8 +93,8 @@ def streamlit_page(
     try:
         deadline = time.monotonic() + 60
         while http_get(f"http://127.0.0.1:{port}/_stcore/health") != "ok":
-            started = time.monotonic() < deadline and server.poll() is None
-            assert started, f"the Streamlit server did not start:\n{log.read_text(errors='replace')[-2000:]}"
+            waiting = time.monotonic() < deadline and server.poll() is None
+            assert waiting, f"the Streamlit server did not start:\n{log.read_text(errors='replace')[-2000:]}"
             time.sleep(0.25)
         yield f"http://127.0.0.1:{port}/"
     finally:
