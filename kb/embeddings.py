@@ -67,7 +67,7 @@ def session_options() -> onnxruntime.SessionOptions:
     default a pool's threads spin for a while after each run, and on two cores the other pool's run then shares
     them with spinning threads: a long French story's bge-small-en run took 79 ms beside the multilingual model,
     against 32 ms alone. Sleeping threads wake more slowly for each operation, which costs some French stories at
-    the median, but the slowest long messages (the p95) came out faster on every set measured (README, latency).
+    the median, but the slowest long messages (the p95) came out faster on most sets (README, latency).
     """
     options = onnxruntime.SessionOptions()
     options.log_severity_level = 3
