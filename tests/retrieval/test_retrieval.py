@@ -132,6 +132,20 @@ def test_a_loyalty_programme_is_another_service_unless_a_flight_was_disrupted():
     assert outside_coverage(offered) is None
 
 
+def test_a_travel_agency_s_own_fees_are_another_service_but_not_a_flight_it_sold():
+    fees = (
+        "We bought our Halifax to Rome tickets from an online travel agency and called the trip off ourselves when my "
+        "knee surgery got moved. The airline side was fine, we got a credit as the fare allowed. The agency kept a "
+        "$120 handling fee on each ticket. Can a travel agency do that?"
+    )
+    assert outside_coverage(fees) is Outcome.OTHER_SERVICE
+    sold = (
+        "Our travel agency booked us on Air Canada to Paris and the flight was cancelled the night before; the agency "
+        "says to deal with the airline. What are we owed?"
+    )
+    assert outside_coverage(sold) is None
+
+
 def test_disability_questions_about_trains_are_covered():
     assert outside_coverage("I use a wheelchair and the train staff refused to help me board") is None
     assert outside_coverage("Does the airport have to tell me about accessible taxis at the terminal?") is None
