@@ -19,6 +19,7 @@ from query_understanding.lexicon import (
     CANADIAN_CARRIER,
     CANADIAN_PLACE,
     CANADIAN_RULES,
+    CONTRAST,
     DOMESTIC_WORDS,
     EVENT_FAMILY,
     FOREIGN_PLACE,
@@ -29,6 +30,7 @@ from query_understanding.lexicon import (
     SCOPE_WORDS,
     SEPARATE_BOOKING,
     UK_LONDON,
+    UNEVENTFUL_FLIGHT,
     families,
 )
 from query_understanding.segments import sentences
@@ -108,9 +110,12 @@ def flight_reach(text: str) -> Reach | None:
 
 def _tells_canadian_trouble(sentence: str) -> bool:
     """Whether a sentence tells a delay, a cancellation, a denied boarding... (the event topics) of a flight with a
-    Canadian place, airport or carrier: "our Air Canada flight from Toronto was cancelled", not "I'm from Ottawa"
-    nor "do the Canadian rules cover this since we flew to Thailand from YYC?"."""
+    Canadian place, airport or carrier: "our Air Canada flight from Toronto was cancelled", not "I'm from Ottawa",
+    nor "do the Canadian rules cover this since we flew to Thailand from YYC?", nor a sentence saying the Canadian
+    flight went well ("flew WestJet home, no issues, then read about the $700 for a delay")."""
     folded = RESIDENCE.sub(" ", fold(sentence))
+    if UNEVENTFUL_FLIGHT.search(folded) and not CONTRAST.search(folded):
+        return False
     canadian = CANADIAN_CARRIER.search(folded) or CANADIAN_PLACE.search(folded)
     return bool((canadian or CANADIAN_AIRPORT_CODE.search(sentence)) and EVENT_FAMILY in families(sentence))
 

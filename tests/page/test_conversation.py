@@ -97,6 +97,9 @@ def test_no_place_means_the_page_asks(turns):
          "cover it?", True),
         ("On a separate ticket, our Air Canada flight from Toronto to Frankfurt was delayed and we missed our "
          "Lufthansa flight to Munich", False),  # the trouble is the Canadian flight's
+        ("On a separate ticket, Frontier cancelled my Denver to Las Vegas flight. I flew Air Canada home from Las "
+         "Vegas two days later, no issues at all, and then read that Canada pays $400 for a 3 hour delay.", True),
+        ("I know in Canada we have the APPR rules. Thai Smile cancelled my Bangkok to Phuket flight.", True),
     ],
 )
 def test_a_flight_with_no_link_to_canada_is_outside_coverage(dialogue, outside):
