@@ -9,7 +9,9 @@ one booked apart from a flight to Canada that went well. A foreign
 regime named beside Canada ("EU261 or the Canadian rules?", a flight to Toronto) is
 still a Canadian question, and a hotel, a meal or a taxi while a flight is disrupted is what the carrier
 owes under the Air Passenger Protection Regulations, not another kind of service. An airline's loyalty programme is
-another kind of service too, unless the dialogue tells a disrupted flight (points offered for a cancellation).
+another kind of service too, unless the dialogue tells a disrupted flight (points offered for a cancellation). A
+passenger who says they have no disability ("I'm not disabled, just fed up") does not bring a train into the law's
+reach.
 """
 
 from __future__ import annotations
@@ -22,14 +24,17 @@ from query_understanding.lexicon import (
     CONTRAST,
     DISABILITY,
     DISRUPTION,
+    EVENT_FAMILY,
     FOREIGN_REGIME,
     LOYALTY_PROGRAM,
+    NOT_DISABLED,
     ON_ANY_MODE,
     OTHER_MODE,
     OTHER_SERVICE,
     ROUTE_OF_CODES_AMONG_WORDS,
     STAY_AND_RIDE,
     UNEVENTFUL_FLIGHT,
+    families,
 )
 from query_understanding.segments import sentences
 from retrieval.outcome import Outcome
@@ -49,10 +54,10 @@ def outside_coverage(dialogue: str) -> Outcome | None:
     if OTHER_SERVICE.search(text):  # the airport's parking lot, its exit gate
         flight_words = [word for word in flight_words if not AT_AIRPORT.fullmatch(word)]
     other = len(OTHER_SERVICE.findall(text)) + (0 if air_words or routes else len(STAY_AND_RIDE.findall(text)))
-    disability, disruption = DISABILITY.search(text), DISRUPTION.search(text)
+    disability, disruption = DISABILITY.search(NOT_DISABLED.sub(" ", text)), DISRUPTION.search(text)
     if other > len(flight_words) + routes and not disability:
         return Outcome.OTHER_SERVICE
-    if LOYALTY_PROGRAM.search(text) and not disruption and not disability:
+    if LOYALTY_PROGRAM.search(text) and EVENT_FAMILY not in families(dialogue) and not disability:
         return Outcome.OTHER_SERVICE  # points that expired: no law here governs a loyalty programme
     if not air_words and not routes and not disruption and not disability:
         return Outcome.NOT_AIR_TRAVEL

@@ -130,6 +130,8 @@ def test_a_loyalty_programme_is_another_service_unless_a_flight_was_disrupted():
     assert outside_coverage("Mes points Aeroplan ont expiré, ont-ils le droit?") is Outcome.OTHER_SERVICE
     offered = "Air Canada cancelled my flight and offered 10,000 Aeroplan points instead of compensation. Allowed?"
     assert outside_coverage(offered) is None
+    rules = "My Aeroplan points vanished after 18 months unused. Isn't Air Canada bound by the air passenger rules?"
+    assert outside_coverage(rules) is Outcome.OTHER_SERVICE  # a passenger's rules named, no flight disrupted
 
 
 def test_a_travel_agency_s_own_fees_are_another_service_but_not_a_flight_it_sold():
@@ -148,6 +150,10 @@ def test_a_travel_agency_s_own_fees_are_another_service_but_not_a_flight_it_sold
 
 def test_disability_questions_about_trains_are_covered():
     assert outside_coverage("I use a wheelchair and the train staff refused to help me board") is None
+    blind = "VIA Rail left us near Belleville for four hours. My son is blind and nobody helped him off the train."
+    assert outside_coverage(blind) is None
+    not_disabled = "Our VIA Rail train sat near Belleville four hours. I'm not disabled, just fed up. Can the CTA help?"
+    assert outside_coverage(not_disabled) is Outcome.OTHER_SERVICE
     assert outside_coverage("Does the airport have to tell me about accessible taxis at the terminal?") is None
     assert outside_coverage("They broke my wheelchair, what now?") is None
 
