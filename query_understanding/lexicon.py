@@ -132,7 +132,6 @@ ON_ANY_MODE = _pattern("on_any_mode")
 AT_AIRPORT = _pattern("at_airport")
 STAY_AND_RIDE = _pattern("stay_and_ride")
 DISABILITY = _pattern("disability")
-NOT_DISABLED = _pattern("not_disabled")
 FOREIGN_REGIME = _pattern("foreign_regime")
 
 # --- Languages: telling a message the product cannot read, and words too common to relate two texts ---

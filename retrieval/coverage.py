@@ -27,7 +27,6 @@ from query_understanding.lexicon import (
     EVENT_FAMILY,
     FOREIGN_REGIME,
     LOYALTY_PROGRAM,
-    NOT_DISABLED,
     ON_ANY_MODE,
     OTHER_MODE,
     OTHER_SERVICE,
@@ -54,7 +53,7 @@ def outside_coverage(dialogue: str) -> Outcome | None:
     if OTHER_SERVICE.search(text):  # the airport's parking lot, its exit gate
         flight_words = [word for word in flight_words if not AT_AIRPORT.fullmatch(word)]
     other = len(OTHER_SERVICE.findall(text)) + (0 if air_words or routes else len(STAY_AND_RIDE.findall(text)))
-    disability, disruption = DISABILITY.search(NOT_DISABLED.sub(" ", text)), DISRUPTION.search(text)
+    disability, disruption = DISABILITY.search(text), DISRUPTION.search(text)
     if other > len(flight_words) + routes and not disability:
         return Outcome.OTHER_SERVICE
     if LOYALTY_PROGRAM.search(text) and EVENT_FAMILY not in families(dialogue) and not disability:
