@@ -87,6 +87,8 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("Ma mère a le Parkinson et personne l'a aidée à embarquer", "disability-assistance"),
         ("I sent my claim through their web form 11 weeks ago and then nothing", "claim-unanswered"),
         ("I have lymphedema and need the seat beside mine", "disability-extra-seat"),
+        ("A hot tea from the service cart scalded my daughter's hand over the Atlantic", "injury-on-board"),
+        ("Je suis tombée dans l'escalier en descendant de l'avion et je me suis fait une entorse", "injury-on-board"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
@@ -97,6 +99,11 @@ def test_a_flight_attendant_or_a_meal_coupon_is_not_what_it_resembles():
     bumped = "A flight attendant walked me off the overbooked flight; they gave us a coupon pour manger."
     found = {situation.id for situation in load_situations().holding(bumped)}
     assert "disability-assistance" not in found and "voucher-instead-of-money" not in found
+
+
+def test_a_hurt_trip_or_a_sleep_at_the_gate_is_no_injury():
+    for text in ("The delay really hurt our plans and I fell asleep at the gate", "My suitcase was bruised and torn"):
+        assert "injury-on-board" not in {situation.id for situation in load_situations().holding(text)}
 
 
 def test_a_second_seat_for_a_cello_is_no_disability():
