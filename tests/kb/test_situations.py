@@ -89,6 +89,8 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("I have lymphedema and need the seat beside mine", "disability-extra-seat"),
         ("A hot tea from the service cart scalded my daughter's hand over the Atlantic", "injury-on-board"),
         ("Je suis tombée dans l'escalier en descendant de l'avion et je me suis fait une entorse", "injury-on-board"),
+        ("They approved my delay claim but pushed WestJet dollars instead of the cash", "voucher-instead-of-money"),
+        ("Vol annulé, pis y m'offrent un bon de 250 $ à la place", "voucher-instead-of-money"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
@@ -99,6 +101,8 @@ def test_a_flight_attendant_or_a_meal_coupon_is_not_what_it_resembles():
     bumped = "A flight attendant walked me off the overbooked flight; they gave us a coupon pour manger."
     found = {situation.id for situation in load_situations().holding(bumped)}
     assert "disability-assistance" not in found and "voucher-instead-of-money" not in found
+    meal = "Retard de 4 h, un bon de 12 $ pour manger"
+    assert "voucher-instead-of-money" not in {situation.id for situation in load_situations().holding(meal)}
 
 
 def test_a_hurt_trip_or_a_sleep_at_the_gate_is_no_injury():
