@@ -17,6 +17,8 @@ import statistics
 from collections import defaultdict
 from pathlib import Path
 
+import numpy as np
+
 from eval.metrics import average_precision_at_k, dedupe_units, recall_at_k
 from eval.retrieval_eval import GoldItem, load_gold, search_one_question
 from foundation.settings import Settings
@@ -51,21 +53,34 @@ class EvidenceReplay:
     """The product's engine searched through its measurement seam: each question's evidence is gathered once
     (`SearchEngine.evidence`) and ranked under whichever weights are being tried (`SearchEngine.rank`).
 
-    `search_dialogue` needs only `search` and `pinpointer` of an engine, so it runs on this unchanged.
+    `search_dialogue` needs only `query_vector`, `search` and `pinpointer` of an engine, so it runs on this unchanged.
     """
 
     def __init__(self, engine: SearchEngine):
         self.engine = engine
         self.pinpointer = engine.pinpointer
         self.weights = engine.weights
-        self._evidence: dict[tuple[str, str], Evidence | None] = {}
+        self._evidence: dict[tuple[str, str, bytes | None], Evidence | None] = {}
+        self._vectors: dict[tuple[str, str], np.ndarray] = {}
+
+    def query_vector(self, text: str, lang: str) -> np.ndarray:
+        key = (text, lang)
+        if key not in self._vectors:
+            self._vectors[key] = self.engine.query_vector(text, lang)
+        return self._vectors[key]
 
     def search(
-        self, question: str, lang: str = "en", k: int = 5, ask: str | None = None, dialogue: tuple[str, ...] = ()
+        self,
+        question: str,
+        lang: str = "en",
+        k: int = 5,
+        ask: str | None = None,
+        dialogue: tuple[str, ...] = (),
+        vector: np.ndarray | None = None,
     ) -> list[Hit]:
-        key = (question, lang)
+        key = (question, lang, None if vector is None else vector.tobytes())
         if key not in self._evidence:
-            self._evidence[key] = self.engine.evidence(question, lang) if terms(question, lang) else None
+            self._evidence[key] = self.engine.evidence(question, lang, vector) if terms(question, lang) else None
         evidence = self._evidence[key]
         return [] if evidence is None else self.engine.rank(evidence, question, lang, k, ask, self.weights, dialogue)
 

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+import numpy as np
+
 from kb.embeddings import MAX_QUERY_TOKENS
 from kb.passage import Passage, UnitId, whole_unit
 from kb.situations import load_situations
@@ -76,10 +78,18 @@ class SearchEngine:
         self.pinpointer = Pinpointer(knowledge_base.passages, knowledge_base.bank)
         self.situations = load_situations()
 
-    def evidence(self, question: str, lang: str) -> Evidence:
-        """Everything each retriever found for `question`, before any weighing: the engine's one measured value."""
+    def query_vector(self, text: str, lang: str) -> np.ndarray:
+        """The dense vector `text` is searched with, cut where a longer story no longer pays for its time."""
         cut = FRENCH_QUERY_TOKENS if lang == "fr" else MAX_QUERY_TOKENS
-        vector = self.encoder.queries([question], max_tokens=cut)[0]
+        return self.encoder.queries([text], max_tokens=cut)[0]
+
+    def evidence(self, question: str, lang: str, vector: np.ndarray | None = None) -> Evidence:
+        """Everything each retriever found for `question`, before any weighing: the engine's one measured value.
+
+        `vector`, when given, is what the dense retrievers search with instead of the question's own vector (a
+        message's questions share one: `retrieval.search.shared_vector`)."""
+        if vector is None:
+            vector = self.query_vector(question, lang)
         bank_sparse = self.bank_sparse.get(lang) or self.bank_sparse.get("en")
         return Evidence(
             passage_dense=self.passage_dense.scores(vector),
@@ -90,7 +100,13 @@ class SearchEngine:
         )
 
     def search(
-        self, question: str, lang: str = "en", k: int = 5, ask: str | None = None, dialogue: tuple[str, ...] = ()
+        self,
+        question: str,
+        lang: str = "en",
+        k: int = 5,
+        ask: str | None = None,
+        dialogue: tuple[str, ...] = (),
+        vector: np.ndarray | None = None,
     ) -> list[Hit]:
         """At most k passages, one per unit, best first; nothing when the question is like no bank entry and tells no
         situation the law distinguishes, and no unit far below the best one, so possibly nothing at all.
@@ -100,7 +116,7 @@ class SearchEngine:
         """
         if not terms(question, lang):
             return []
-        return self.rank(self.evidence(question, lang), question, lang, k, ask, dialogue=dialogue)
+        return self.rank(self.evidence(question, lang, vector), question, lang, k, ask, dialogue=dialogue)
 
     def rank(
         self,

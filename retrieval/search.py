@@ -6,6 +6,7 @@ import math
 from pathlib import Path
 
 import httpx
+import numpy as np
 
 from foundation.settings import LLMSettings
 from foundation.text import detect_language
@@ -68,11 +69,12 @@ def _search_each(
     lang = detect_language(turns[-1] if turns else "")
     context = "\n".join(turns)
     limit = per_question_k(k, len(understanding.questions))
+    vector = shared_vector(understanding, turns, engine, lang)
     shown: set[UnitId] = set()
     results = []
     for index, question in enumerate(understanding.questions):
         searched = understanding.searched(index)
-        found = engine.search(searched, lang, k=limit + len(shown), ask=question, dialogue=tuple(turns))
+        found = engine.search(searched, lang, k=limit + len(shown), ask=question, dialogue=tuple(turns), vector=vector)
         hits = [hit for hit in found if hit.passage.unit_id not in shown][:limit]
         hits = [hit._replace(parts=engine.pinpointer.pinpoint(question, hit.passage, context)) for hit in hits]
         # a pointer up names only what this question would itself have shown first, never a weaker match
@@ -80,3 +82,15 @@ def _search_each(
         shown.update(hit.passage.unit_id for hit in hits)
         results.append(QuestionResult(question, tuple(hits), tuple(above)))
     return SearchResult(understanding, tuple(results))
+
+
+def shared_vector(understanding: Understanding, turns: list[str], engine: SearchEngine, lang: str) -> np.ndarray | None:
+    """One dense vector for all the questions of a message that has several: the whole dialogue's.
+
+    Encoding each question's searched text costs about 60 ms on two cores, the largest part of a long story's
+    time, and the dense scores it gave ordered nothing better: with the dialogue's one vector, the 17 story sets
+    read the same recall@5 (README, latency). Each question still has its own sparse search, situations and ask.
+    """
+    if len(understanding.questions) < 2:
+        return None
+    return engine.query_vector("\n".join(turns), lang)

@@ -282,3 +282,28 @@ def test_a_french_question_is_read_by_the_english_model_only_to_its_first_128_to
 )
 def test_a_flight_that_went_well_beside_a_trouble_is_still_covered(dialogue):
     assert outside_coverage(dialogue) is None
+
+
+class CountingEncoder:
+    """The engine's own encoder, counting the questions it encodes."""
+
+    def __init__(self, encoder):
+        self.encoder, self.model_id, self.encoded = encoder, encoder.model_id, []
+
+    def queries(self, texts, max_tokens=256):
+        self.encoded.extend(texts)
+        return self.encoder.queries(texts, max_tokens)
+
+
+def test_a_message_with_several_questions_is_encoded_once(engine, monkeypatch):
+    counting = CountingEncoder(engine.encoder)
+    monkeypatch.setattr(engine, "encoder", counting)
+    story = "Porter cancelled our flight to Halifax for crew scheduling, and my golf bag came back with a cracked case."
+    asks = " Can we get money for the cancellation? What about the golf bag?"
+    found = search_dialogue([story + asks], engine)
+    assert len(found.results) == 2 and all(result.hits for result in found.results)
+    assert len(counting.encoded) == 1 and story in counting.encoded[0]
+    counting.encoded.clear()
+    search_dialogue(["How much do I get for a 5 hour delay caused by crew scheduling?"], engine)
+    assert len(counting.encoded) == 1
+
