@@ -129,11 +129,15 @@ class SearchEngine:
         dialogue: tuple[str, ...] = (),
     ) -> list[Hit]:
         """The hits `search` shows for the question whose `evidence` was gathered, under `weights` (the engine's
-        own unless the evaluator tries others): the `candidates`, in the ranker's order, each scored by it."""
+        own unless the evaluator tries others): the `candidates`, in the ranker's order, each scored by it, and
+        after the first none the ranker thinks unlikely to be the law a volunteer would show."""
+        weights = weights or self.weights
         found = self.candidates(evidence, question, ask, weights, dialogue)
         likelihoods = [self.ranker.score(features) for _, features in found]
         hits = []
         for place in sorted(range(len(found)), key=lambda i: -likelihoods[i]):  # stable: ties keep the fused order
+            if hits and likelihoods[place] < weights.min_likelihood:
+                break
             passage = self.unit_passage(found[place][0], lang)
             if passage is not None:
                 hits.append(Hit(passage, likelihoods[place]))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import httpx
 import pytest
 
@@ -44,6 +46,16 @@ def test_nothing_weak_is_shown(engine):
     assert hits and set(units(hits)) <= set(candidates)
     cut, kept_share = engine.weights.relative_cut, engine.weights.kept_share
     assert all(seen["relative"] >= cut or seen["share"] >= kept_share for seen in candidates.values())
+
+
+def test_after_the_first_passage_none_the_ranker_finds_unlikely(engine):
+    question = "My wheelchair was damaged on the flight"
+    evidence = engine.evidence(question, "en")
+    shown = engine.rank(evidence, question)
+    every = engine.rank(evidence, question, weights=replace(engine.weights, min_likelihood=0.0))
+    assert len(shown) < len(every) and shown == every[: len(shown)]
+    assert all(hit.score >= engine.weights.min_likelihood for hit in shown[1:])
+    assert engine.rank(evidence, question, weights=replace(engine.weights, min_likelihood=1.0)) == every[:1]
 
 
 def test_french_questions_get_french_passages_where_there_are_some(engine):
