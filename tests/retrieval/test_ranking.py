@@ -53,7 +53,7 @@ def test_a_unit_a_told_situation_engages_is_kept_below_the_relative_cut(fake_eng
     story = "The crew shortage got our flight cancelled"  # engages s12 first
 
     def shown(kept_share):
-        engine = with_weights(fake_engine, situation=0.0, relative_cut=0.6, kept_share=kept_share)
+        engine = with_weights(fake_engine, situation=0.0, relative_cut=0.6, kept_share=kept_share, min_likelihood=0.0)
         return units(engine.rank(evidence, story))
 
     assert shown(2.0) == [s11]
