@@ -106,7 +106,15 @@ def test_a_flight_attendant_or_a_meal_coupon_is_not_what_it_resembles():
 
 
 def test_a_hurt_trip_or_a_sleep_at_the_gate_is_no_injury():
-    for text in ("The delay really hurt our plans and I fell asleep at the gate", "My suitcase was bruised and torn"):
+    for text in (
+        "The delay really hurt our plans and I fell asleep at the gate",
+        "My suitcase was bruised and torn",
+        "There was a commotion on board when the crew announced the delay",
+        "We were blessed with a great crew even though the flight was cancelled",
+        "Retardé à cause d'une chute de neige, on a attendu à bord",
+        "Une odeur de brûlé dans la cabine, l'agent de bord nous a fait débarquer",
+        "Mon sac bleu est resté à bord",
+    ):
         assert "injury-on-board" not in {situation.id for situation in load_situations().holding(text)}
 
 
