@@ -4,7 +4,8 @@
 damaged or delayed, a passenger bumped, a tarmac delay...), each with the units a volunteer would show for it,
 in order, each unit's role (obligation, compensation table, definition, limit, deadline, who is responsible...)
 and, where the unit governs only domestic or only international flights, its reach. A situation holds for a text
-when every group of its `when` patterns matches the folded text and none of its `unless` patterns does, and, where
+(or a question and the message it was asked in, told together) when every group of its `when` patterns matches
+the folded text and none of its `unless` patterns does, and, where
 the situation itself has a reach (the Convention's delay article: international carriage only), when the flight
 told is of that reach (the search reads it from the dialogue, knowing every place and airport abroad); a
 pattern (of `when`, `unless` or `needs`) may name a piece the file's `words` spell once ("{disrupted}": the words
@@ -17,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from foundation.text import fold
@@ -53,12 +54,29 @@ class Situation:
     units: tuple[Engaged, ...]
     reach: str | None = None
 
-    def holds(self, folded: str, reach: str | None = None) -> bool:
-        """Whether the situation holds for a text already folded (`foundation.text.fold`) telling a flight of
+    def holds(self, texts: tuple[str, ...], reach: str | None = None) -> bool:
+        """Whether the situation holds for `texts` told together (each already folded, `foundation.text.fold`):
+        each group of its `when` patterns matches one of them and no `unless` pattern matches any, for a flight of
         `reach` (None: not told)."""
         if self.reach and reach != self.reach:
             return False
-        return all(p.search(folded) for p in self.when) and not any(p.search(folded) for p in self.unless)
+        return all(any(_found(p, text) for text in texts) for p in self.when) and not any(
+            _found(p, text) for p in self.unless for text in texts
+        )
+
+
+@lru_cache(maxsize=256)
+def _matches(folded: str) -> dict[re.Pattern[str], bool]:
+    """Which patterns a folded text matched, filled in as they are tried: each question of a message is matched
+    beside the message's own text, which is then searched once for all of them, not once per question."""
+    return {}
+
+
+def _found(pattern: re.Pattern[str], folded: str) -> bool:
+    matched = _matches(folded)
+    if pattern not in matched:
+        matched[pattern] = pattern.search(folded) is not None
+    return matched[pattern]
 
 
 @dataclass(frozen=True)
@@ -67,18 +85,23 @@ class Situations:
     needs: dict[str, re.Pattern[str]]
     situations: tuple[Situation, ...]
 
-    def holding(self, text: str, context: str = "", reach: str | None = None) -> list[Situation]:
-        """The situations `text` describes, of a flight of `reach` when told; with `context` (the rest of a
-        dialogue), also those the two describe together when `text` itself names a piece of them (a follow-up "what
-        about the stroller?" after a story of a bent frame), but not one the context alone describes (a question
-        about a dog after a cancellation)."""
-        folded = fold(text)
-        together = fold(f"{text}\n{context}") if context else folded
+    def holding(self, text: str, context: str = "", reach: str | None = None, beside: str = "") -> list[Situation]:
+        """The situations `text` describes, alone or with the message it was asked in (`beside`: a question's facts
+        and the story's other sentences tell one situation together), of a flight of `reach` when told; with
+        `context` (the rest of a dialogue), also those the two describe together when `text` or `beside` names a
+        piece of them (a follow-up "what about the stroller?" after a story of a bent frame), but not one the context
+        alone describes (a question about a dog after a cancellation)."""
+        told = (fold(text), fold(beside)) if beside else (fold(text),)
+        together = (*told, fold(context)) if context else told
         return [
             situation
             for situation in self.situations
-            if situation.holds(folded, reach)
-            or (context and situation.holds(together, reach) and any(p.search(folded) for p in situation.when))
+            if situation.holds(told, reach)
+            or (
+                context
+                and situation.holds(together, reach)
+                and any(_found(p, folded) for p in situation.when for folded in told)
+            )
         ]
 
     def needed(self, text: str) -> set[str]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterable
+from functools import lru_cache
 from pathlib import Path
 
 LEXICON_FILE = Path(__file__).with_name("lexicon.toml")
@@ -71,12 +72,15 @@ SITUATION_TOPICS = frozenset(_entry("families", "situation_topics"))
 _TOPIC_PATTERNS = {topic: _compile(f"topics.{topic}", pattern, re.IGNORECASE) for topic, (_, pattern) in TOPICS.items()}
 
 
-def topics(text: str) -> set[str]:
-    return {topic for topic, pattern in _TOPIC_PATTERNS.items() if pattern.search(text)}
+@lru_cache(maxsize=1024)
+def topics(text: str) -> frozenset[str]:
+    """The topics a text raises; kept for the texts seen last, because the rules ask it of a message's sentences
+    and clauses again and again while they split it into questions."""
+    return frozenset(topic for topic, pattern in _TOPIC_PATTERNS.items() if pattern.search(text))
 
 
-def families(text: str) -> set[str]:
-    return {TOPICS[topic][0] for topic in topics(text)}
+def families(text: str) -> frozenset[str]:
+    return frozenset(TOPICS[topic][0] for topic in topics(text))
 
 
 def cue_words(text: str, wanted: Iterable[str]) -> list[str]:

@@ -59,7 +59,7 @@ def engagements(
     message, earlier = (dialogue[-1], "\n".join(dialogue[:-1])) if dialogue else ("", "")
     told = {situation.id for situation in situations.holding(message, earlier, reach)} if earlier else None
     found: dict[UnitId, Engagement] = {}
-    for situation in situations.holding(f"{searched}\n{message}", earlier, reach):
+    for situation in situations.holding(searched, earlier, reach, beside=message):
         weight = 1.0 if told is None or situation.id in told else earlier_turns
         units = [engaged for engaged in situation.units if not (reach and engaged.reach and engaged.reach != reach)]
         for place, engaged in enumerate(units):

@@ -236,6 +236,23 @@ def test_unless_and_needs_name_pieces_too():
     assert situations.needed("how much?") == {"r"}
 
 
+def test_a_question_and_its_message_tell_one_situation_together():
+    data = {
+        "roles": {"r": ""},
+        "needs": {},
+        "situations": [
+            {"id": "a", "when": [["\\bbag\\b"], ["\\btorn\\b"]], "unless": ["\\btrain\\b"], "units": [["d", "u", "r"]]}
+        ],
+    }
+    situations = parse_situations(data)
+    assert not situations.holding("Who pays for my bag?")
+    assert situations.holding("Who pays for my bag?", beside="It came back torn.")
+    assert not situations.holding("Who pays for my bag?", beside="It came back torn on the train.")
+    assert situations.holding("Who pays for my bag?", beside="It came back torn.") == situations.holding(
+        "Who pays for my bag?", beside="It came back torn."
+    )  # the message's matches, kept for its next question, answer the same
+
+
 def test_a_power_wheelchair_is_no_suitcase():
     held = {found.id for found in load_situations().holding("They broke my power wheelchairs, both of them")}
     assert "mobility-aid" in held and not held & {"bag-damaged", "bag-lost-or-damaged-domestic"}
