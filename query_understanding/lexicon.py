@@ -112,6 +112,9 @@ RESIDENCE = _compile("residence", _entry("patterns", "residence").replace("{plac
 SCOPE_WORDS = _pattern("scope_words")
 DOMESTIC_WORDS = _pattern("domestic_words")
 INTERNATIONAL_WORDS = _pattern("international_words")
+DOMESTIC_ABROAD = _compile(
+    "domestic_abroad", _entry("patterns", "domestic_abroad").replace("{abroad}", _FOREIGN_PLACES)
+)
 CANADIAN_AIRPORT_CODE = _pattern("canadian_airport_code")
 AIRPORT_CODE = _pattern("airport_code")
 ROUTE_OF_CODES = _pattern("route_of_codes")

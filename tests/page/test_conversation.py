@@ -100,6 +100,12 @@ def test_no_place_means_the_page_asks(turns):
         ("On a separate ticket, Frontier cancelled my Denver to Las Vegas flight. I flew Air Canada home from Las "
          "Vegas two days later, no issues at all, and then read that Canada pays $400 for a 3 hour delay.", True),
         ("I know in Canada we have the APPR rules. Thai Smile cancelled my Bangkok to Phuket flight.", True),
+        # a flight inside one country abroad names one place, and still has no Canadian end
+        ("On a domestic flight in Mexico with Volaris my flight got cancelled. Do I get anything?", True),
+        ("Mon vol intérieur au Mexique a été annulé, ai-je droit à quelque chose?", True),
+        ("We flew within Japan on ANA and they lost a suitcase", True),
+        ("My flight to Mexico was delayed 6 hours, is that domestic or international?", False),
+        ("We flew WestJet to Cancun, then a domestic flight within Mexico was cancelled", False),
     ],
 )
 def test_a_flight_with_no_link_to_canada_is_outside_coverage(dialogue, outside):
