@@ -1,17 +1,17 @@
 """Whether a dialogue is about what the knowledge base covers: air travel under Canadian law.
 
-The law in the knowledge base speaks of flights, carriers and baggage (and, for persons with disabilities,
-of trains, buses and ferries too). A message about a train delay or a hotel booking, or one that asks
-only under a foreign regime such as the EU's Regulation 261/2004, would otherwise get the nearest sections
-about flights, which look relevant and are not; it is better to say that the knowledge base does not
-cover it. A flight between two places abroad on a carrier that is not Canadian is beyond Canadian law, and so is
-one booked apart from a flight to Canada that went well. A foreign
-regime named beside Canada ("EU261 or the Canadian rules?", a flight to Toronto) is
-still a Canadian question, and a hotel, a meal or a taxi while a flight is disrupted is what the carrier
-owes under the Air Passenger Protection Regulations, not another kind of service. An airline's loyalty programme is
-another kind of service too, unless the dialogue tells a disrupted flight (points offered for a cancellation). A
-passenger who says they have no disability ("I'm not disabled, just fed up") does not bring a train into the law's
-reach.
+The law in the knowledge base speaks of flights, carriers and baggage (and, for persons with disabilities, of
+trains, buses and ferries too). A message about a train delay or a hotel booking, or one that asks only under a
+foreign regime such as the EU's Regulation 261/2004, would otherwise get the nearest sections about flights, which
+look relevant and are not; it is better to say that the knowledge base does not cover it; naming the Agency or the
+Regulations beside such a service ("can I complain to the CTA about my insurer?") tells no flight. A flight between
+two places abroad on a carrier that is not Canadian is beyond Canadian law, and so is one booked apart from a
+flight to Canada that went well. A foreign regime named beside Canada ("EU261 or the Canadian rules?", a flight to
+Toronto) is still a Canadian question, and a hotel, a meal or a taxi while a flight is disrupted is what the
+carrier owes under the Air Passenger Protection Regulations, not another kind of service. An airline's loyalty
+programme is another kind of service too, unless the dialogue tells a disrupted flight (points offered for a
+cancellation). A passenger who says they have no disability ("I'm not disabled, just fed up") does not bring a
+train into the law's reach.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from query_understanding.flight_scope import names_canada, no_canadian_link
 from query_understanding.lexicon import (
     AIR_TRAVEL,
     AT_AIRPORT,
+    CANADIAN_RULES,
     CONTRAST,
     DISABILITY,
     DISRUPTION,
@@ -50,8 +51,8 @@ def outside_coverage(dialogue: str) -> Outcome | None:
     flight_words = air_words
     if OTHER_MODE.search(text):  # a bag or a seat on a train is no flight
         flight_words = [word for word in flight_words if not ON_ANY_MODE.fullmatch(word)]
-    if OTHER_SERVICE.search(text):  # the airport's parking lot, its exit gate
-        flight_words = [word for word in flight_words if not AT_AIRPORT.fullmatch(word)]
+    if OTHER_SERVICE.search(text):  # the airport's parking lot, its exit gate; the CTA asked about an insurer
+        flight_words = [w for w in flight_words if not (AT_AIRPORT.fullmatch(w) or CANADIAN_RULES.fullmatch(w))]
     other = len(OTHER_SERVICE.findall(text)) + (0 if air_words or routes else len(STAY_AND_RIDE.findall(text)))
     disability, disruption = DISABILITY.search(text), DISRUPTION.search(text)
     if other > len(flight_words) + routes and not disability:

@@ -160,6 +160,24 @@ def test_a_travel_agency_s_own_fees_are_another_service_but_not_a_flight_it_sold
     assert outside_coverage(sold) is None
 
 
+def test_naming_the_agency_beside_an_insurer_tells_no_flight():
+    insurer = (
+        "Mon assurance voyage refuse de rembourser l'annulation de mon voyage. Puis-je porter plainte à l'Office des "
+        "transports?"
+    )
+    assert outside_coverage(insurer) is Outcome.OTHER_SERVICE
+    english = "Can I complain to the CTA about my travel insurer refusing my claim?"
+    assert outside_coverage(english) is Outcome.OTHER_SERVICE
+    assert outside_coverage("How do I file a complaint with the CTA?") is None
+    assert outside_coverage("Air Canada lost my bag and my insurer says to complain to the CTA first. Can I?") is None
+
+
+def test_porter_plainte_is_no_canadian_carrier():
+    foreign = "Je veux porter plainte contre Vueling : mon vol de Barcelone à Rome a été annulé."
+    assert outside_coverage(foreign) is Outcome.NO_CANADIAN_LINK
+    assert outside_coverage("Mon vol Porter de Barcelone à Rome a été annulé.") is None  # the carrier still is
+
+
 def test_disability_questions_about_trains_are_covered():
     assert outside_coverage("I use a wheelchair and the train staff refused to help me board") is None
     blind = "VIA Rail left us near Belleville for four hours. My son is blind and nobody helped him off the train."
