@@ -61,6 +61,15 @@ def test_dev_gold_units_are_in_the_store(knowledge_base):
         assert (doc, unit) in units
 
 
+def test_a_dense_query_weighs_more_neighbours_than_the_search_asks_for(knowledge_base):
+    """At Chroma's default breadth, a query missed some of its nearest entries, and which ones changed from one
+    process to the next (README, latency)."""
+    from retrieval.engine import BANK_CANDIDATES, PASSAGE_CANDIDATES
+
+    for collection in (knowledge_base.collection, knowledge_base.bank_collection):
+        assert collection.configuration["hnsw"]["ef_search"] >= 3 * max(BANK_CANDIDATES, PASSAGE_CANDIDATES)
+
+
 def test_rebuild_with_unchanged_sources_writes_nothing(store_dir):
     report, _, _ = build_knowledge_base(SOURCES_DIR, store_dir)
     assert report.unchanged and report.embedded == 0
