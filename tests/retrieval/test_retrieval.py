@@ -172,6 +172,13 @@ def test_naming_the_agency_beside_an_insurer_tells_no_flight():
     assert outside_coverage("Air Canada lost my bag and my insurer says to complain to the CTA first. Can I?") is None
 
 
+def test_a_duty_free_shop_is_another_service():
+    assert outside_coverage("The duty free shop at the airport won't refund a bottle. What rules apply?") is (
+        Outcome.OTHER_SERVICE
+    )
+    assert outside_coverage("Air Canada cancelled my flight and security took my duty-free. What am I owed?") is None
+
+
 def test_porter_plainte_is_no_canadian_carrier():
     foreign = "Je veux porter plainte contre Vueling : mon vol de Barcelone à Rome a été annulé."
     assert outside_coverage(foreign) is Outcome.NO_CANADIAN_LINK
