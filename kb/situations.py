@@ -1,16 +1,16 @@
 """Situations the law distinguishes, each with the units it engages: reviewable data, loaded and checked once.
 
 `kb/situations/situations.json` lists scenarios written from the law's side (a delay by its cause, a bag lost,
-damaged or delayed, a passenger bumped, a tarmac delay...), each with the units a volunteer would show for it,
-in order, each unit's role (obligation, compensation table, definition, limit, deadline, who is responsible...)
-and, where the unit governs only domestic or only international flights, its reach. A situation holds for a text
-(or a question and the message it was asked in, told together) when every group of its `when` patterns matches
-the folded text and none of its `unless` patterns does, and, where
-the situation itself has a reach (the Convention's delay article: international carriage only), when the flight
-told is of that reach (the search reads it from the dialogue, knowing every place and airport abroad); a
-pattern (of `when`, `unless` or `needs`) may name a piece the file's `words` spell once ("{disrupted}": the words
-of a delay or a cancellation that many situations share). `needs` are what an ask asks for (money, a refund, a
-deadline...): a unit whose role is what the ask needs counts as first of its situation.
+damaged or delayed, a passenger bumped, a tarmac delay...), each with the units a volunteer would show for it, in
+order, each unit's role (obligation, compensation table, definition, limit, deadline, who is responsible...) and,
+where the unit governs only domestic or only international flights, its reach. A situation holds for a text (or a
+question and the message it was asked in, told together) when every group of its `when` patterns matches the folded
+text and none of its `unless` patterns does, and, where the situation itself has a reach (the Convention's delay
+article: international carriage only), when the flight told is of that reach (the search reads it from the dialogue,
+knowing every place and airport abroad); a pattern (of `when`, `unless` or `needs`) may name a piece the file's
+`words` spell once ("{disrupted}": the words of a delay or a cancellation that many situations share). `needs` are
+what an ask asks for (money, a refund, a deadline...): a unit whose role is what the ask needs counts as first of
+its situation.
 """
 
 from __future__ import annotations

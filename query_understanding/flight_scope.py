@@ -69,15 +69,15 @@ def names_canada(text: str) -> bool:
 
 
 def no_canadian_link(text: str) -> bool:
-    """True when the flight plainly has no Canadian point of departure or arrival and no Canadian carrier: it
-    names two places or airports abroad, or a flight inside one country abroad ("a domestic flight in Mexico"),
-    and no Canadian place, airport or carrier, nor Canada ("London" with Heathrow or the UK is London, England).
-    One place abroad is not enough otherwise: "my flight to Paris was delayed"
-    leaves out where it left from, most often Canada. Where the passenger lives, the passport they hold and the
-    rules they hope for do not link a flight to Canada: Canadian law on air passengers does not reach a flight from
-    Milan to Athens because the passenger lives in Toronto, and the page says so. Nor does a flight to Canada that
-    went well link a flight between places abroad booked apart from it ("a separate ticket", "réservé à part"),
-    unless a sentence telling the trouble names a Canadian place, airport or carrier."""
+    """True when the flight plainly has no Canadian point of departure or arrival and no Canadian carrier: it names two
+    places or airports abroad, or a flight inside one country abroad ("a domestic flight in Mexico"), and no Canadian
+    place, airport or carrier, nor Canada ("London" with Heathrow or the UK is London, England). One place abroad is not
+    enough otherwise: "my flight to Paris was delayed" leaves out where it left from, most often Canada. Where the
+    passenger lives, the passport they hold and the rules they hope for do not link a flight to Canada: Canadian law on
+    air passengers does not reach a flight from Milan to Athens because the passenger lives in Toronto, and the page
+    says so. Nor does a flight to Canada that went well link a flight between places abroad booked apart from it ("a
+    separate ticket", "réservé à part"), unless a sentence telling the trouble names a Canadian place, airport or
+    carrier."""
     folded = RESIDENCE.sub(" ", fold(text))
     places, airports = _places_abroad(folded), _airports_abroad(text)
     if len(places) < 2 and len(airports) < 2 and not DOMESTIC_ABROAD.search(folded):  # "Heathrow (LHR)" is one
