@@ -94,7 +94,8 @@ def cue_words(text: str, wanted: Iterable[str]) -> list[str]:
 _CARRIERS_ANY_CASE = _either(_entry("carriers", "any_case"))
 _CARRIERS_CAPITALISED = _either(_entry("carriers", "capitalised"))
 CARRIER = _compile("carriers", rf"\b(?:(?i:{_CARRIERS_ANY_CASE})|{_CARRIERS_CAPITALISED})\b")
-CANADIAN_CARRIER = _pattern("canadian_carrier")
+_PORTER = _entry("words", "porter")  # the airline, not the French verb
+CANADIAN_CARRIER = _compile("canadian_carrier", _entry("patterns", "canadian_carrier").replace("{porter}", _PORTER))
 
 # --- Places, airport codes and Canada's rules: where the flight went, and whether Canada is named ---
 
@@ -129,7 +130,7 @@ DISRUPTION_CAUSE = _pattern("disruption_cause", re.IGNORECASE)
 
 # --- What the knowledge base covers: air travel, other services, foreign regimes (all folded) ---
 
-_AIR_TRAVEL_CARRIERS = _either(_entry("words", "air_travel_carriers"))
+_AIR_TRAVEL_CARRIERS = _either(_entry("words", "air_travel_carriers")).replace("{porter}", _PORTER)
 AIR_TRAVEL = _compile("air_travel", _entry("patterns", "air_travel").replace("{carriers}", _AIR_TRAVEL_CARRIERS))
 _OTHER_MODES = _either(_entry("words", "other_modes"))
 OTHER_SERVICE = _compile("other_service", _entry("patterns", "other_service").replace("{modes}", _OTHER_MODES))
