@@ -1,12 +1,14 @@
 """Hybrid search over the knowledge base, fused per unit of law, thresholded, one passage per unit.
 
-Four kinds of evidence, each a score per unit, each from its own retriever (`retrieval/retrievers.py`):
+Five kinds of evidence, each a score per unit, each from its own retriever (`retrieval/retrievers.py`):
 - passage dense: cosine between the question and the unit's text (Chroma, bge-small-en);
 - bank dense: cosine between the question and the question bank's entries for the unit, that is how
   passengers talk about what the unit governs (written from the law, never from evaluation items);
 - bank sparse: BM25 over the same entries, in the question's language;
 - for a French question, bank multilingual: cosine between the question and every entry, English or
-  French, through a multilingual encoder, so a French question finds units whose entries are in English.
+  French, through a multilingual encoder, so a French question finds units whose entries are in English;
+- bank linear: what a map fitted on the bank's entries, from an entry's vector to its unit, says of the question
+  (bge-small-en's vectors of the English entries; for a French question, also the multilingual vectors of all).
 
 The situations the question describes (`kb/situations.py`, `retrieval/situations.py`) then lift the units they
 engage, in the order the ask needs, above their neighbours. What passes the cuts is shown in the order of a model
@@ -32,7 +34,7 @@ from retrieval.fusion import Evidence, Weights, cross_references, with_situation
 from retrieval.pinpoint import Pinpointer
 from retrieval.ranker import CANDIDATES, Ranker, load_ranker, unit_features
 from retrieval.results import Hit
-from retrieval.retrievers import DenseRetriever, MultilingualRetriever, SparseRetriever
+from retrieval.retrievers import DenseRetriever, LinearRetriever, MultilingualRetriever, SparseRetriever
 from retrieval.situations import engagements
 from retrieval.terms import terms
 
@@ -42,6 +44,17 @@ PASSAGE_CANDIDATES = 60
 # and recall@5 and MAP@5 moved by at most 0.016 on any of eight sets, both ways
 FRENCH_QUERY_TOKENS = 128
 BANK_CANDIDATES = 150
+
+
+def english_bank_vectors(knowledge_base: KnowledgeBase) -> tuple[np.ndarray, list[UnitId]]:
+    """The English bank entries' bge-small-en vectors, as the store holds them, and each entry's unit: what the
+    linear map is fitted on (bge-small-en reads French entries poorly; the multilingual map has them)."""
+    english = [entry for entry in knowledge_base.bank if entry.lang == "en"]
+    if not english:
+        return np.zeros((0, 0)), []
+    stored = knowledge_base.bank_collection.get(ids=[entry.id for entry in english], include=["embeddings"])
+    by_id = dict(zip(stored["ids"], stored["embeddings"], strict=True))
+    return np.array([by_id[entry.id] for entry in english]), [UnitId(entry.doc, entry.unit) for entry in english]
 
 
 class SearchEngine:
@@ -74,6 +87,10 @@ class SearchEngine:
             BANK_CANDIDATES,
             knowledge_base.encoders.multilingual,
         )
+        self.bank_linear = LinearRetriever(*english_bank_vectors(knowledge_base))
+        self.bank_linear_multilingual = LinearRetriever(
+            knowledge_base.bank_multilingual, [UnitId(e.doc, e.unit) for e in bank]
+        )
         self.outside = knowledge_base.outside
         self.pinpointer = Pinpointer(knowledge_base.passages, knowledge_base.bank)
         self.situations = load_situations()
@@ -91,12 +108,17 @@ class SearchEngine:
         if vector is None:
             vector = self.query_vector(question, lang)
         bank_sparse = self.bank_sparse.get(lang) or self.bank_sparse.get("en")
+        multilingual = self.bank_multilingual.query_vector(question) if lang == "fr" else None
         return Evidence(
             passage_dense=self.passage_dense.scores(vector),
             bank_dense=self.bank_dense.scores(vector),
             bank_sparse=bank_sparse.scores(question) if bank_sparse else {},
-            bank_multilingual=self.bank_multilingual.scores(question) if lang == "fr" else {},
+            bank_multilingual=self.bank_multilingual.scores(multilingual) if multilingual is not None else {},
             closest_outside=float((self.outside @ vector).max()) if len(self.outside) else 0.0,
+            bank_linear=self.bank_linear.scores(vector),
+            bank_linear_multilingual=(
+                self.bank_linear_multilingual.scores(multilingual) if multilingual is not None else {}
+            ),
         )
 
     def search(

@@ -70,6 +70,8 @@ class Evidence:
     bank_sparse: dict[UnitId, float]
     bank_multilingual: dict[UnitId, float] = field(default_factory=dict)
     closest_outside: float = 0.0  # the nearest question about flying that no unit answers
+    bank_linear: dict[UnitId, float] = field(default_factory=dict)  # read by the ranker only, not fused
+    bank_linear_multilingual: dict[UnitId, float] = field(default_factory=dict)  # French questions only
 
     @cached_property
     def floors(self) -> tuple[float, float, float]:

@@ -2,11 +2,11 @@
 
 Fusion and the situations' lift (`retrieval/fusion.py`) decide which units are shown; a weighted sum cannot say
 which of them comes first when a long story engages five situations, each with its first unit at a full share.
-The model weighs what decides that: how close the unit's text and its bank entries are to the question, how many
-of the told situations engage it and at what place, whether its role (a limit, a definition, a deadline...) is
-what the ask asks for. Its coefficients are data (`retrieval/ranker.json`), fitted by `python -m eval ranker`
-on the project's own story sets, never on the dev set's items; the command prints the figures of each set held
-out from the fit that measures it.
+The model weighs what decides that: how close the unit's text and its bank entries are to the question, what the linear
+map fitted on the bank says of it (`retrieval/retrievers.py`), how many of the told situations engage it and at what
+place, whether its role (a limit, a definition, a deadline...) is what the ask asks for. Its coefficients are data
+(`retrieval/ranker.json`), fitted by `python -m eval ranker` on the project's own story sets, never on the dev set's
+items; the command prints the figures of each set held out from the fit that measures it.
 """
 
 from __future__ import annotations
@@ -48,6 +48,8 @@ def unit_features(
         "bank_dense": evidence.bank_dense.get(unit, bank_floor) - bank_floor,
         "bank_sparse": evidence.bank_sparse.get(unit, 0.0),
         "bank_multilingual": evidence.bank_multilingual.get(unit, 0.0),
+        "bank_linear": evidence.bank_linear.get(unit, 0.0),
+        "bank_linear_multilingual": evidence.bank_linear_multilingual.get(unit, 0.0),
         "share": engaged.share if engaged else 0.0,
         "situations": float(engaged.situations) if engaged else 0.0,
         "place": float(engaged.place) if engaged else float(NOT_ENGAGED),

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+
 from kb.passage import UnitId
 from kb.store import SOURCES_DIR
 from kb.verbatim import check_unit
 from retrieval.engine import SearchEngine
 from retrieval.fusion import Evidence
+from retrieval.retrievers import LinearRetriever
 from retrieval.search import search_dialogue
 
 
@@ -54,11 +57,11 @@ def test_a_unit_a_told_situation_engages_is_kept_below_the_relative_cut(fake_eng
 
     def shown(kept_share):
         engine = with_weights(fake_engine, situation=0.0, relative_cut=0.6, kept_share=kept_share, min_likelihood=0.0)
-        return units(engine.rank(evidence, story))
+        return set(units(engine.rank(evidence, story)))  # which units pass; their order is the ranker's
 
-    assert shown(2.0) == [s11]
-    assert shown(1.0) == [s11, s12]  # the situation's first unit
-    assert shown(0.5) == [s11, s12, s19]  # and its second
+    assert shown(2.0) == {s11}
+    assert shown(1.0) == {s11, s12}  # the situation's first unit
+    assert shown(0.5) == {s11, s12, s19}  # and its second
 
 
 def test_words_the_law_never_uses_show_nothing(fake_engine):
@@ -69,6 +72,25 @@ def test_words_the_law_never_uses_show_nothing(fake_engine):
 def test_only_french_questions_get_multilingual_evidence(fake_engine):
     assert fake_engine.evidence("Mon bagage a été perdu par le transporteur", "fr").bank_multilingual
     assert not fake_engine.evidence("my baggage was lost by the carrier", "en").bank_multilingual
+
+
+def test_the_linear_map_scores_every_bank_unit_and_puts_an_entry_s_own_unit_first(fake_engine):
+    evidence = fake_engine.evidence(ENTRY, "en")
+    english = fake_engine.knowledge_base.bank
+    assert set(evidence.bank_linear) == {UnitId(e.doc, e.unit) for e in english if e.lang == "en"}
+    assert max(evidence.bank_linear, key=evidence.bank_linear.get) == ("SOR-2019-150", "s1")
+    assert not evidence.bank_linear_multilingual
+    assert fake_engine.evidence("Mon bagage a été perdu par le transporteur", "fr").bank_linear_multilingual
+
+
+def test_a_linear_map_reads_what_a_unit_s_entries_share_not_one_entry():
+    a, b = UnitId("D", "a"), UnitId("D", "b")
+    entries = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.6, 0.0, 0.8]])
+    linear = LinearRetriever(entries, [a, b, b], penalty=0.01)
+    assert linear.scores(np.array([1.0, 0.0, 0.0]))[a] > 0.9
+    query = np.array([0.0, 0.6, 0.8])  # nearest to a's entry by no measure, but along both of b's
+    assert max(linear.scores(query), key=linear.scores(query).get) == b
+    assert LinearRetriever(np.zeros((0, 3)), []).scores(query) == {}
 
 
 def test_a_unit_is_shown_once_across_questions(fake_engine):
