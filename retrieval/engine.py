@@ -73,24 +73,20 @@ class SearchEngine:
         self.references = cross_references(knowledge_base.passages)
         passage_units = {p.id: p.unit_id for p in knowledge_base.passages}
         self.passage_dense = DenseRetriever(knowledge_base.collection, PASSAGE_CANDIDATES, passage_units)
-        bank_units = {e.id: UnitId(e.doc, e.unit) for e in knowledge_base.bank}
+        bank = knowledge_base.bank
+        entry_units = [UnitId(e.doc, e.unit) for e in bank]  # the unit of each bank entry, in the bank's order
+        bank_units = {e.id: unit for e, unit in zip(bank, entry_units, strict=True)}
         self.bank_dense = DenseRetriever(knowledge_base.bank_collection, BANK_CANDIDATES, bank_units)
         self.bank_sparse: dict[str, SparseRetriever] = {}
-        for lang in {e.lang for e in knowledge_base.bank}:
-            entries = [e for e in knowledge_base.bank if e.lang == lang]
-            units = [UnitId(e.doc, e.unit) for e in entries]
+        for lang in {e.lang for e in bank}:
+            entries = [e for e in bank if e.lang == lang]
+            units = [bank_units[e.id] for e in entries]
             self.bank_sparse[lang] = SparseRetriever([e.text for e in entries], units, lang)
-        bank = knowledge_base.bank
         self.bank_multilingual = MultilingualRetriever(
-            knowledge_base.bank_multilingual,
-            [UnitId(e.doc, e.unit) for e in bank],
-            BANK_CANDIDATES,
-            knowledge_base.encoders.multilingual,
+            knowledge_base.bank_multilingual, entry_units, BANK_CANDIDATES, knowledge_base.encoders.multilingual
         )
         self.bank_linear = LinearRetriever(*english_bank_vectors(knowledge_base))
-        self.bank_linear_multilingual = LinearRetriever(
-            knowledge_base.bank_multilingual, [UnitId(e.doc, e.unit) for e in bank]
-        )
+        self.bank_linear_multilingual = LinearRetriever(knowledge_base.bank_multilingual, entry_units)
         self.outside = knowledge_base.outside
         self.pinpointer = Pinpointer(knowledge_base.passages, knowledge_base.bank)
         self.situations = load_situations()
