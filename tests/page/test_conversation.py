@@ -100,6 +100,11 @@ def test_no_place_means_the_page_asks(turns):
         ("On a separate ticket, Frontier cancelled my Denver to Las Vegas flight. I flew Air Canada home from Las "
          "Vegas two days later, no issues at all, and then read that Canada pays $400 for a 3 hour delay.", True),
         ("I know in Canada we have the APPR rules. Thai Smile cancelled my Bangkok to Phuket flight.", True),
+        ("I bought the Ryanair flight from Rome to Paris on its app, separately from my Air Canada tickets to Rome. "
+         "Ryanair cancelled it the night before. Can I go to the Canadian agency?", True),
+        ("Avec Air Transat, tout s'est bien passé. Notre vol Vueling de Barcelone à Rome, acheté séparément de nos "
+         "billets, a été annulé. Est-ce que la loi canadienne s'applique?", True),
+        ("We booked the hotel separately from our Air Canada flight from Toronto to Rome, which was cancelled", False),
         # a flight inside one country abroad names one place, and still has no Canadian end
         ("On a domestic flight in Mexico with Volaris my flight got cancelled. Do I get anything?", True),
         ("Mon vol intérieur au Mexique a été annulé, ai-je droit à quelque chose?", True),
