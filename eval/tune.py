@@ -80,9 +80,9 @@ class EvidenceReplay:
         dialogue: tuple[str, ...] = (),
         vector: np.ndarray | None = None,
     ) -> list[Hit]:
-        key = (question, lang, None if vector is None else vector.tobytes())
+        key = (question, lang, None if vector is None else vector.tobytes(), ask)
         if key not in self._evidence:
-            self._evidence[key] = self.engine.evidence(question, lang, vector) if terms(question, lang) else None
+            self._evidence[key] = self.engine.evidence(question, lang, vector, ask) if terms(question, lang) else None
         evidence = self._evidence[key]
         return [] if evidence is None else self.engine.rank(evidence, question, lang, k, ask, self.weights, dialogue)
 

@@ -96,26 +96,42 @@ class SearchEngine:
         cut = FRENCH_QUERY_TOKENS if lang == "fr" else MAX_QUERY_TOKENS
         return self.encoder.queries([text], max_tokens=cut)[0]
 
-    def evidence(self, question: str, lang: str, vector: np.ndarray | None = None) -> Evidence:
+    def evidence(self, question: str, lang: str, vector: np.ndarray | None = None, ask: str | None = None) -> Evidence:
         """Everything each retriever found for `question`, before any weighing: the engine's one measured value.
 
         `vector`, when given, is what the dense retrievers search with instead of the question's own vector (a
-        message's questions share one: `retrieval.search.shared_vector`)."""
+        message's questions share one: `retrieval.search.shared_vector`). That vector carries the whole story, a trip
+        report's sights and restaurants too, so when it is nearer a question the law does not answer than any bank
+        entry, whether the passenger's `ask` is one is read from the ask as the page shows it, at one more encoding:
+        one ask of the story may be about a stroller broken in the hold and another about a museum."""
+        shared = vector is not None
         if vector is None:
             vector = self.query_vector(question, lang)
+        bank_dense = self.bank_dense.scores(vector)
+        outside_lead = self.outside_lead(vector, bank_dense)
+        if shared and outside_lead > 0 and ask:
+            own = self.query_vector(ask, lang)
+            outside_lead = self.outside_lead(own, self.bank_dense.scores(own))
         bank_sparse = self.bank_sparse.get(lang) or self.bank_sparse.get("en")
         multilingual = self.bank_multilingual.query_vector(question) if lang == "fr" else None
         return Evidence(
             passage_dense=self.passage_dense.scores(vector),
-            bank_dense=self.bank_dense.scores(vector),
+            bank_dense=bank_dense,
             bank_sparse=bank_sparse.scores(question) if bank_sparse else {},
             bank_multilingual=self.bank_multilingual.scores(multilingual) if multilingual is not None else {},
-            closest_outside=float((self.outside @ vector).max()) if len(self.outside) else 0.0,
+            outside_lead=outside_lead,
             bank_linear=self.bank_linear.scores(vector),
             bank_linear_multilingual=(
                 self.bank_linear_multilingual.scores(multilingual) if multilingual is not None else {}
             ),
         )
+
+    def outside_lead(self, vector: np.ndarray, bank_dense: dict[UnitId, float]) -> float:
+        """How much closer `vector` is to the nearest question about flying that no unit answers than to the nearest
+        bank entry: above the margin, the question is refused (`candidates`)."""
+        if not len(self.outside):
+            return -1.0
+        return float((self.outside @ vector).max()) - max(bank_dense.values(), default=0.0)
 
     def search(
         self,
@@ -134,7 +150,7 @@ class SearchEngine:
         """
         if not terms(question, lang):
             return []
-        return self.rank(self.evidence(question, lang, vector), question, lang, k, ask, dialogue=dialogue)
+        return self.rank(self.evidence(question, lang, vector, ask), question, lang, k, ask, dialogue=dialogue)
 
     def rank(
         self,
@@ -187,7 +203,7 @@ class SearchEngine:
             # like no way a passenger asks about the law, and telling no situation the law distinguishes: on every
             # set, the questions this gate stopped that told a situation were answerable, and none of the others
             return []
-        if evidence.closest_outside - evidence.closest_bank_entry > weights.outside_margin:
+        if evidence.outside_lead > weights.outside_margin:
             return []  # more like a question about flying that the law does not answer
         ranked = with_situations(evidence.fuse(weights, self.references), shares, weights.situation)
         best, roles = (ranked[0][1] if ranked else 0.0), self.situations.roles

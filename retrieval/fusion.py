@@ -69,7 +69,8 @@ class Evidence:
     bank_dense: dict[UnitId, float]
     bank_sparse: dict[UnitId, float]
     bank_multilingual: dict[UnitId, float] = field(default_factory=dict)
-    closest_outside: float = 0.0  # the nearest question about flying that no unit answers
+    # how much closer the nearest question about flying that no unit answers is than the nearest bank entry
+    outside_lead: float = -1.0
     bank_linear: dict[UnitId, float] = field(default_factory=dict)  # read by the ranker only, not fused
     bank_linear_multilingual: dict[UnitId, float] = field(default_factory=dict)  # French questions only
 

@@ -13,7 +13,7 @@ from kb.store import SOURCES_DIR
 from kb.verbatim import check_unit
 from retrieval.coverage import outside_coverage
 from retrieval.outcome import Outcome
-from retrieval.search import per_question_k, search_dialogue
+from retrieval.search import per_question_k, search_dialogue, shared_vector
 
 
 def units(hits):
@@ -292,9 +292,25 @@ def test_a_question_points_up_only_to_its_own_first_results(engine):
 def test_a_question_about_flying_that_no_law_answers_shows_nothing(engine):
     question = "Which terminal does Air Canada use at Pearson?"
     evidence = engine.evidence(question, "en")
-    assert evidence.closest_outside > evidence.closest_bank_entry
+    assert evidence.outside_lead > 0
     assert engine.search(question) == []
     assert engine.search("Do I get meals if my flight is delayed 4 hours?")  # a question the law answers
+
+
+def test_a_trip_report_still_shows_the_law_for_its_ask_about_a_bag_damaged_in_the_hold(engine):
+    story = (
+        "Trip report and a couple of questions. Two weeks in Japan with our little one: Tokyo, Nikko and Kyoto. "
+        "We flew WestJet from Calgary to Tokyo Narita and booked the cheapest fares in February. Tips: get the Suica "
+        "card on your phone, the department store food halls are amazing, the bullet train has a luggage reservation "
+        "rule now, the window seats on the left side see Mount Fuji, and Nikko is cooler than Tokyo in August. Kyoto "
+        "temples are busiest after 9, go early. Our checked car seat came off the carousel at Narita with a snapped "
+        "buckle, I only noticed at the hotel and sent WestJet the claim form ten days later. Is ten days too late for "
+        "that? And is the Ghibli museum worth it with a toddler?"
+    )
+    result = search_dialogue([story], engine, llm_config=None)
+    vector = shared_vector(result.understanding, [story], engine, "en")
+    assert engine.outside_lead(vector, engine.bank_dense.scores(vector)) > 0  # the story as a whole reads as outside
+    assert ("C-26", "sch6-art31") in units(result.results[0].hits)  # the notice of damage, and its deadline
 
 
 def test_a_french_question_is_read_by_the_english_model_only_to_its_first_128_tokens(engine):
