@@ -101,15 +101,16 @@ class SearchEngine:
 
         `vector`, when given, is what the dense retrievers search with instead of the question's own vector (a
         message's questions share one: `retrieval.search.shared_vector`). That vector carries the whole story, a trip
-        report's sights and restaurants too, so when it is nearer a question the law does not answer than any bank
-        entry, whether the passenger's `ask` is one is read from the ask as the page shows it, at one more encoding:
-        one ask of the story may be about a stroller broken in the hold and another about a museum."""
+        report's sights and restaurants too, so when it would have the question refused as one the law does not
+        answer (`Weights.outside_margin`), whether the passenger's `ask` is one is read from the ask as the page shows
+        it, at one more encoding: one ask of the story may be about a stroller broken in the hold and another about a
+        museum."""
         shared = vector is not None
         if vector is None:
             vector = self.query_vector(question, lang)
         bank_dense = self.bank_dense.scores(vector)
         outside_lead = self.outside_lead(vector, bank_dense)
-        if shared and outside_lead > 0 and ask:
+        if shared and ask and outside_lead > self.weights.outside_margin:
             own = self.query_vector(ask, lang)
             outside_lead = self.outside_lead(own, self.bank_dense.scores(own))
         bank_sparse = self.bank_sparse.get(lang) or self.bank_sparse.get("en")
