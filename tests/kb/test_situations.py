@@ -91,6 +91,8 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("Je suis tombée dans l'escalier en descendant de l'avion et je me suis fait une entorse", "injury-on-board"),
         ("They approved my delay claim but pushed WestJet dollars instead of the cash", "voucher-instead-of-money"),
         ("Vol annulé, pis y m'offrent un bon de 250 $ à la place", "voucher-instead-of-money"),
+        ("One booking, Calgary to Paris to Rome: the second leg was flown by a French airline", "successive-carriers"),
+        ("Un seul billet Québec-Toronto-Lima, le dernier vol avec une compagnie partenaire", "successive-carriers"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
@@ -184,6 +186,8 @@ def test_a_bad_file_is_refused_with_a_reason(data):
         ("Mon fils est assis loin de moi dans l'avion", "tarmac-delay"),
         ("They swapped the aircraft and we left three hours late", "disruption-safety"),
         ("Their policy says no refunds on basic fares", "tariff-terms"),
+        ("One booking, and they rebooked me on a different airline the next day", "successive-carriers"),
+        ("Un seul billet, pis y nous ont mis avec une autre compagnie", "successive-carriers"),
     ],
 )
 def test_what_only_resembles_a_situation_does_not_tell_it(text, situation):
@@ -271,3 +275,14 @@ def test_an_overnight_kit_for_a_late_bag_is_no_wait_for_a_flight():
 def test_small_claims_mentioned_in_passing_asks_no_court():
     story = "My brother says I can take them to small claims here, but is it too late?"
     assert "where-to-sue" not in {found.id for found in load_situations().holding(story)}
+
+
+def test_a_code_share_engages_the_contracting_and_actual_carriers_and_legs_of_one_ticket_successive_carriage():
+    """Articles 39 to 48 govern a flight one airline sells and another operates; Article 36 governs one journey's
+    legs flown by different carriers in turn. A code-share story is not shown the successive carriers' article."""
+    shared = load_situations().holding("Booked with Air Canada but the flight was operated by Lufthansa")
+    engaged = {engaged.unit.unit for situation in shared for engaged in situation.units}
+    assert {"sch6-art40", "sch6-art45"} <= engaged and "sch6-art36" not in engaged
+    legs = "One ticket Edmonton to Toronto to Lisbon, then Toronto to Lisbon with a Portuguese airline"
+    engaged = {engaged.unit.unit for situation in load_situations().holding(legs) for engaged in situation.units}
+    assert "sch6-art36" in engaged
