@@ -188,6 +188,7 @@ def test_a_bad_file_is_refused_with_a_reason(data):
         ("Their policy says no refunds on basic fares", "tariff-terms"),
         ("One booking, and they rebooked me on a different airline the next day", "successive-carriers"),
         ("Un seul billet, pis y nous ont mis avec une autre compagnie", "successive-carriers"),
+        ("My partner and I were on one booking, Toronto to Vancouver", "successive-carriers"),
     ],
 )
 def test_what_only_resembles_a_situation_does_not_tell_it(text, situation):
