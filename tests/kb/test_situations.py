@@ -93,6 +93,12 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("Vol annulé, pis y m'offrent un bon de 250 $ à la place", "voucher-instead-of-money"),
         ("One booking, Calgary to Paris to Rome: the second leg was flown by a French airline", "successive-carriers"),
         ("Un seul billet Québec-Toronto-Lima, le dernier vol avec une compagnie partenaire", "successive-carriers"),
+        ("Flair a vendu plus de billets que de bancs, chu restée à terre", "denied-boarding"),
+        ("Vol repoussé au lendemain matin pis pas d'hôtel, j'ai payé ma chambre", "treatment-while-waiting"),
+        ("J'ai écrit pour mon retard de 9 h, juste un courriel automatique, y font le mort", "claim-unanswered"),
+        ("Billet Air Canada, mais l'avion c'était United, pis y me renvoient à United", "who-is-responsible"),
+        ("À la porte, aucune annonce, silence radio pendant 5 h de retard", "information-not-given"),
+        ("Aucune affiche sur les droits des passagers au comptoir à Bagotville", "rights-notice"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
@@ -189,6 +195,7 @@ def test_a_bad_file_is_refused_with_a_reason(data):
         ("One booking, and they rebooked me on a different airline the next day", "successive-carriers"),
         ("Un seul billet, pis y nous ont mis avec une autre compagnie", "successive-carriers"),
         ("My partner and I were on one booking, Toronto to Vancouver", "successive-carriers"),
+        ("Le vol était retardé, mais le musée valait la peine", "non-compensatory-damages"),
     ],
 )
 def test_what_only_resembles_a_situation_does_not_tell_it(text, situation):
