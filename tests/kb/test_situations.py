@@ -196,6 +196,7 @@ def test_a_bad_file_is_refused_with_a_reason(data):
         ("Un seul billet, pis y nous ont mis avec une autre compagnie", "successive-carriers"),
         ("My partner and I were on one booking, Toronto to Vancouver", "successive-carriers"),
         ("Le vol était retardé, mais le musée valait la peine", "non-compensatory-damages"),
+        ("Y nous renvoient à leur formulaire en ligne, l'avion c'était plein", "who-is-responsible"),
     ],
 )
 def test_what_only_resembles_a_situation_does_not_tell_it(text, situation):
