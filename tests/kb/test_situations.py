@@ -99,6 +99,11 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("Billet Air Canada, mais l'avion c'était United, pis y me renvoient à United", "who-is-responsible"),
         ("À la porte, aucune annonce, silence radio pendant 5 h de retard", "information-not-given"),
         ("Aucune affiche sur les droits des passagers au comptoir à Bagotville", "rights-notice"),
+        ("Pacific Coastal cancelled my flight and offered $125 for arriving a day late", "carrier-size"),
+        ("My son has a severe peanut allergy; they would not let us board early to wipe seats", "priority-boarding"),
+        ("My suitcase came off the belt with a huge gash down the side", "bag-damaged"),
+        ("My bag was delayed three days on the way to Lisbon", "bag-delayed"),
+        ("One ticket; the second leg was flown by a Greek airline under its own flight number", "successive-carriers"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
@@ -197,6 +202,10 @@ def test_a_bad_file_is_refused_with_a_reason(data):
         ("My partner and I were on one booking, Toronto to Vancouver", "successive-carriers"),
         ("Le vol était retardé, mais le musée valait la peine", "non-compensatory-damages"),
         ("Y nous renvoient à leur formulaire en ligne, l'avion c'était plein", "who-is-responsible"),
+        ("The flight was delayed four hours and the man beside us opened a bag of peanuts", "bag-delayed"),
+        ("They wouldn't let us board early to wipe down the seats", "denied-boarding"),
+        ("Our flight was late, so we ate at the Time Out Market", "disruption-within-control"),
+        ("One ticket to Athens; the last leg had an AC flight number but was flown by LH", "successive-carriers"),
     ],
 )
 def test_what_only_resembles_a_situation_does_not_tell_it(text, situation):

@@ -213,3 +213,13 @@ def test_clauses_of_one_asking_sentence_are_asked_once(message):
     for question in offline(message).questions:
         clauses = [clause.strip(" ?").lower() for clause in question.split("(")[0].split(",")]
         assert len(clauses) == len(set(clauses)), question
+
+
+def test_a_regional_carrier_is_the_fact_a_question_carries_not_one_named_in_comparison():
+    story = (
+        "Pacific Coastal from Vancouver to Port Hardy, cancelled an hour before departure because a pilot called in "
+        "sick, and I got there 24 hours late. They emailed me an offer of $125. My buddy got $1,000 from Air Canada "
+        "for a similar delay. Is $125 right for 24 hours?"
+    )
+    (question,) = offline(story).questions
+    assert "Pacific Coastal" in question
