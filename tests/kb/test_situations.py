@@ -304,3 +304,19 @@ def test_a_code_share_engages_the_contracting_and_actual_carriers_and_legs_of_on
     legs = "One ticket Edmonton to Toronto to Lisbon, then Toronto to Lisbon with a Portuguese airline"
     engaged = {engaged.unit.unit for situation in load_situations().holding(legs) for engaged in situation.units}
     assert "sch6-art36" in engaged
+
+
+def test_a_bag_on_a_code_share_puts_the_conventions_carriers_first():
+    """The Regulations' joint liability for a code-share (s. 2(2)) covers sections 7, 22 and 24, not baggage: for a
+    bag, the contracting and the actual carrier both answer under the Convention, and either may be sued."""
+    story = "Booked on Air Canada, the flight was operated by Lufthansa, and my suitcase never arrived"
+    first = {situation.units[0].unit.unit for situation in load_situations().holding(story)}
+    assert "sch6-art45" in first
+    assert "code-share-bag" not in {s.id for s in load_situations().holding("Operated by Lufthansa, 5 hours late")}
+
+
+def test_belongings_that_arrive_late_are_a_delayed_bag_though_a_late_flight_is_not():
+    late = "Ma valise pis toutes mes affaires sont arrivées en retard à Lisbonne"
+    assert "bag-delayed" in {s.id for s in load_situations().holding(late)}
+    flight = "Mon vol est arrivé en retard et j'avais juste un sac à dos"
+    assert "bag-delayed" not in {s.id for s in load_situations().holding(flight)}
