@@ -104,6 +104,15 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("My suitcase came off the belt with a huge gash down the side", "bag-damaged"),
         ("My bag was delayed three days on the way to Lisbon", "bag-delayed"),
         ("One ticket; the second leg was flown by a Greek airline under its own flight number", "successive-carriers"),
+        ("We landed 5 hours late for their plane rotation; I want to claim money for it", "disruption-compensation"),
+        ("Delayed 6 hours, and the resort overbooked our room too; what compensation?", "disruption-compensation"),
+        ("Six hours late and not weather: the crew timed out", "disruption-within-control"),
+        ("Cancelled because they discontinued the route for the season", "disruption-within-control"),
+        ("Delayed all night with zero announcements at the gate", "information-not-given"),
+        ("I sent my claim for the delay, then radio silence for two months", "claim-unanswered"),
+        ("My duffel never came out in Halifax, it just vanished", "bag-lost"),
+        ("Does the Canadian passenger thing even cover a flight from Mexico City?", "rules-reach"),
+        ("Her wheelchair was refused and she wants someone official to tell them", "disability-complaint"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
