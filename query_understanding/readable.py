@@ -93,7 +93,7 @@ def _telling_clause(context: list[str], about: frozenset[str] = frozenset()) -> 
     telling = [
         clause.strip(" ,;:.!")
         for text in context
-        for clause in re.split(r"[,;]\s*|\s+(?:but|mais)\s+|[.!]\s+", text)
+        for clause in re.split(r"[,;()\[\]]\s*|\s+(?:but|mais)\s+|[.!]\s+", text)  # a clause never opens a bracket
         if (cue_words(clause, SITUATION_TOPICS) or families(clause) & about)
         and word_count(clause) <= CONTEXT_WORDS
         and "?" not in clause

@@ -223,3 +223,10 @@ def test_a_regional_carrier_is_the_fact_a_question_carries_not_one_named_in_comp
     )
     (question,) = offline(story).questions
     assert "Pacific Coastal" in question
+
+
+def test_a_question_never_opens_inside_the_passengers_brackets():
+    story = "We flew to Halifax (Air Canada, delayed 6 hours, bag lost). The hotel was fine. What can I claim?"
+    for question in offline(story).questions:
+        assert question.count("(") == question.count(")") and not question.startswith(("(", ")"))
+        assert question.find(")") > question.find("(") or ")" not in question
