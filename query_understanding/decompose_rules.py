@@ -85,7 +85,25 @@ def _single_question(text: str, issues: list[_Issue], parts: list[Segment], shar
         return text
     issue = issues[0] if issues else _Issue(set())
     context = [part.text for part in parts if not part.asks and (families(part.text) or fact_phrases(part.text))]
-    return readable_question(_ask_texts(issue.asks, parts), context, text, shared)
+    pointed = _statement_pointed_at(issue.asks, parts)
+    if pointed is None:
+        return readable_question(_ask_texts(issue.asks, parts), context, text, shared)
+    context = [pointed.text] + [told for told in context if told != pointed.text]
+    about = frozenset(families(pointed.text) - GENERIC_FAMILIES)
+    return readable_question(_ask_texts(issue.asks, parts), context, text, shared, about)
+
+
+def _statement_pointed_at(asks: list[Segment], parts: list[Segment]) -> Segment | None:
+    """The statement an ask points back to ("has to pay for it?" after the stroller came back broken): the nearest
+    one before it that tells something, so that a trip report's question is asked about the stroller, not the
+    sights."""
+    for ask in asks:
+        if not refers_back(ask.text):
+            continue
+        for part in reversed(parts[: parts.index(ask)]):
+            if not part.asks and families(part.text) - GENERIC_FAMILIES:
+                return part
+    return None
 
 
 def _shown(issue: _Issue, parts: list[Segment], text: str, shared: list[str]) -> str:

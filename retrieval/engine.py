@@ -44,6 +44,7 @@ PASSAGE_CANDIDATES = 60
 # and recall@5 and MAP@5 moved by at most 0.016 on any of eight sets, both ways
 FRENCH_QUERY_TOKENS = 128
 BANK_CANDIDATES = 150
+STORY_WORDS = 60  # a question searched with more words than this carries a story, a trip report's sights too
 
 
 def english_bank_vectors(knowledge_base: KnowledgeBase) -> tuple[np.ndarray, list[UnitId]]:
@@ -110,7 +111,7 @@ class SearchEngine:
             vector = self.query_vector(question, lang)
         bank_dense = self.bank_dense.scores(vector)
         outside_lead = self.outside_lead(vector, bank_dense)
-        if shared and ask and outside_lead > self.weights.outside_margin:
+        if ask and (shared or len(question.split()) > STORY_WORDS) and outside_lead > self.weights.outside_margin:
             own = self.query_vector(ask, lang)
             outside_lead = self.outside_lead(own, self.bank_dense.scores(own))
         bank_sparse = self.bank_sparse.get(lang) or self.bank_sparse.get("en")

@@ -313,6 +313,28 @@ def test_a_trip_report_still_shows_the_law_for_its_ask_about_a_bag_damaged_in_th
     assert ("C-26", "sch6-art31") in units(result.results[0].hits)  # the notice of damage, and its deadline
 
 
+def test_a_trip_report_with_one_question_about_it_is_asked_about_the_stroller_and_shown_the_law(engine):
+    """One ask ("has to pay for it?") points back to the sentence before it: the question names the stroller, not
+    the children, and a story that reads as a trip report as a whole is judged by that question."""
+    story = (
+        "Finally home from three weeks in Japan with the kids (6 and 3) and my parents. We flew Air Canada Vancouver "
+        "to Tokyo Haneda on April 9. First week in Tokyo: the digital art museum was a hit, the 6-year-old cried "
+        "leaving the Pokemon store, and my dad discovered convenience store sandwiches and eats nothing else now. "
+        "Then the bullet train to Kyoto, the shrine gates at 7am before the crowds (do it!), and a tiny inn where my "
+        "mom learned to wear a kimono. Osaka was all street food, dumplings and pancakes in a six-seat place by the "
+        "canal. The deer in Nara chased my son for his crackers. Only bad part: the stroller we gate-checked in "
+        "Vancouver came back at Haneda with the front wheel snapped off, and we bought a new one in Tokyo for about "
+        "$300. Does anyone know if Air Canada has to pay for it, even though it was taken at the plane door? Happy to "
+        "share our itinerary!"
+    )
+    vector = engine.query_vector(story, "en")
+    assert engine.outside_lead(vector, engine.bank_dense.scores(vector)) > 0  # the story as a whole reads as outside
+    result = search_dialogue([story], engine, llm_config=None)
+    (question,) = result.understanding.questions
+    assert "stroller" in question
+    assert ("C-26", "sch6-art17") in units(result.results[0].hits)
+
+
 def test_a_french_question_is_read_by_the_english_model_only_to_its_first_128_tokens(engine):
     """Past the French cut, more words change nothing the English model sees; an English question reads on."""
     story = "Notre vol Montréal-Calgary a été annulé la veille du départ, pis personne nous a appelés. " * 6
