@@ -113,6 +113,10 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("My duffel never came out in Halifax, it just vanished", "bag-lost"),
         ("Does the Canadian passenger thing even cover a flight from Mexico City?", "rules-reach"),
         ("Her wheelchair was refused and she wants someone official to tell them", "disability-complaint"),
+        ("I filed my claim for the delay and got an automated reply, nothing since", "claim-unanswered"),
+        ("I booked myself as her helper, she can't use the washroom on the plane without me", "support-person"),
+        ("Delayed four hours; can I push back on the ATC story when the next gate left on time?", "cause-disputed"),
+        ("Y demandent au micro si quelqu'un veut laisser sa place, personne lève la main", "denied-boarding"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
