@@ -8,6 +8,7 @@ means the page asks a question the passenger can ignore.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Literal
 
@@ -36,6 +37,12 @@ from query_understanding.lexicon import (
 )
 from query_understanding.segments import sentences
 
+# Folded: a booking said to be apart from another ("separate from our Air Canada tickets home"), and what it is apart
+# from: that names the flight that is not the trouble.
+APART_FROM = re.compile(
+    r"\b(?:(?:separate(?:ly)?|apart) from (?:our|my|the)|separement de (?:notre|mon|nos|mes)|rien a voir avec "
+    r"(?:notre|mon|nos|mes)) (?:[\w-]+ ){0,4}"
+)
 ScopeChoice = Literal["within", "to_or_from"]
 Reach = Literal["domestic", "international"]
 
@@ -115,7 +122,7 @@ def _tells_canadian_trouble(sentence: str) -> bool:
     Canadian place, airport or carrier: "our Air Canada flight from Toronto was cancelled", not "I'm from Ottawa",
     nor "do the Canadian rules cover this since we flew to Thailand from YYC?", nor a sentence saying the Canadian
     flight went well ("flew WestJet home, no issues, then read about the $700 for a delay")."""
-    folded = RESIDENCE.sub(" ", fold(sentence))
+    folded = APART_FROM.sub(" ", RESIDENCE.sub(" ", fold(sentence)))  # "apart from our Air Canada tickets home"
     if UNEVENTFUL_FLIGHT.search(folded) and not CONTRAST.search(folded):
         return False
     canadian = CANADIAN_CARRIER.search(folded) or CANADIAN_PLACE.search(folded)

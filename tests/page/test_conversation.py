@@ -105,6 +105,10 @@ def test_no_place_means_the_page_asks(turns):
         ("Avec Air Transat, tout s'est bien passé. Notre vol Vueling de Barcelone à Rome, acheté séparément de nos "
          "billets, a été annulé. Est-ce que la loi canadienne s'applique?", True),
         ("We booked the hotel separately from our Air Canada flight from Toronto to Rome, which was cancelled", False),
+        ("In Hanoi we booked a VietJet flight to Da Nang on their app, totally separate from our Air Canada "
+         "tickets home. It was cancelled at 11pm. Can I complain to the Canadian agency?", True),
+        ("We booked the hotel separately from our Air Canada flight from Toronto to Rome via Paris, which was "
+         "cancelled", False),
         # a flight inside one country abroad names one place, and still has no Canadian end
         ("On a domestic flight in Mexico with Volaris my flight got cancelled. Do I get anything?", True),
         ("Mon vol intérieur au Mexique a été annulé, ai-je droit à quelque chose?", True),
