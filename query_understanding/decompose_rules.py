@@ -88,9 +88,9 @@ def _single_question(text: str, issues: list[_Issue], parts: list[Segment], shar
     pointed = _statement_pointed_at(issue.asks, parts)
     if pointed is None:
         return readable_question(_ask_texts(issue.asks, parts), context, text, shared)
-    context = [pointed.text] + [told for told in context if told != pointed.text]
+    context = [pointed.text]  # the sights and meals around it are not what is asked about
     about = frozenset(families(pointed.text) - GENERIC_FAMILIES)
-    return readable_question(_ask_texts(issue.asks, parts), context, text, shared, about)
+    return readable_question(_ask_texts(issue.asks, parts), context, text, shared, about, pointed=True)
 
 
 def _statement_pointed_at(asks: list[Segment], parts: list[Segment]) -> Segment | None:

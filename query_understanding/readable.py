@@ -38,12 +38,19 @@ def word_count(text: str) -> int:
 
 
 def readable_question(
-    asks: list[str], context: list[str], story: str, shared: list[str], about: frozenset[str] = frozenset()
+    asks: list[str],
+    context: list[str],
+    story: str,
+    shared: list[str],
+    about: frozenset[str] = frozenset(),
+    pointed: bool = False,
 ) -> str:
     """One short question for an ask: `asks` (the passenger's asking sentences or clauses, first is kept),
     `context` (clauses of the story describing this ask's situation), `story` (the whole message, whose words
     bound what may be written), `shared` (facts of the whole message, such as the carrier), `about` (the issue
-    families of the ask: a clause of the same family tells its situation best)."""
+    families of the ask: a clause of the same family tells its situation best). `pointed`: the context is the one
+    statement the ask points back to ("Is that allowed?"), told whole in brackets when no shorter clause tells it
+    and it fits."""
     lang = detect_language(story)
     # a first ask the rule refuses ("Isn't it Air Canada's flight though??" reads as a statement) gives way
     clauses = [_asking_clause(text, story) for text in asks]
@@ -61,6 +68,8 @@ def readable_question(
         base = f"{clause}, {_lower_first(ask)}"  # "My flight was cancelled, what can I get?"
     elif clause and word_count(clause) + word_count(ask) <= READABLE_WORDS:
         told = [clause]  # "What am I owed (Air Canada was 7 hours late getting us to Halifax)?"
+    elif pointed and not clause and word_count(context[0]) + word_count(ask) <= READABLE_WORDS:
+        told = [context[0].strip(" .!")]  # "Is that allowed (they made us pay $50 a seat to sit with our twins)?"
     for candidate in (_with_facts(base, context, shared, told), _with_facts(ask, context, shared), ask):
         if word_count(candidate) <= MAX_WORDS and rule_broken(candidate, story) is None:
             return candidate

@@ -335,6 +335,21 @@ def test_a_trip_report_with_one_question_about_it_is_asked_about_the_stroller_an
     assert ("C-26", "sch6-art17") in units(result.results[0].hits)
 
 
+def test_a_trip_reports_is_that_allowed_is_asked_with_the_sentence_it_points_to(engine):
+    """"Is that allowed?" after a seat fee: the question tells the fee, not the sights ("get lost on purpose" is no
+    lost bag), and shows the rule on seating children."""
+    story = (
+        "Back from two weeks in Italy with my husband and our twins (8). Rome: the Colosseum underground tour is "
+        "worth every penny, gelato near the Pantheon, and the Vatican at opening time. Florence was all art and "
+        "steak. Venice: get lost on purpose, skip the gondola, take the vaporetto at sunset. Air Canada made us pay "
+        "$50 per seat to sit next to our 8-year-olds on the flight to Rome. Is that allowed? Next year: Sicily!"
+    )
+    result = search_dialogue([story], engine, llm_config=None)
+    (question,) = result.understanding.questions
+    assert "per seat" in question and "lost" not in question
+    assert ("SOR-2019-150", "s22") in units(result.results[0].hits)
+
+
 def test_a_french_question_is_read_by_the_english_model_only_to_its_first_128_tokens(engine):
     """Past the French cut, more words change nothing the English model sees; an English question reads on."""
     story = "Notre vol Montréal-Calgary a été annulé la veille du départ, pis personne nous a appelés. " * 6
