@@ -102,10 +102,10 @@ class SearchEngine:
 
         `vector`, when given, is what the dense retrievers search with instead of the question's own vector (a
         message's questions share one: `retrieval.search.shared_vector`). That vector carries the whole story, a trip
-        report's sights and restaurants too, so when it would have the question refused as one the law does not
-        answer (`Weights.outside_margin`), whether the passenger's `ask` is one is read from the ask as the page shows
-        it, at one more encoding: one ask of the story may be about a stroller broken in the hold and another about a
-        museum."""
+        report's sights and restaurants too, and so does a one-question story's own; so when it would have the
+        question refused as one the law does not answer (`Weights.outside_margin`), whether the passenger's `ask` is
+        one is read from the ask as the page shows it, at one more encoding: one ask of the story may be about a
+        stroller broken in the hold and another about a museum."""
         shared = vector is not None
         if vector is None:
             vector = self.query_vector(question, lang)
