@@ -335,7 +335,7 @@ def test_a_trip_report_with_one_question_about_it_is_asked_about_the_stroller_an
     assert ("C-26", "sch6-art17") in units(result.results[0].hits)
 
 
-def test_a_trip_reports_is_that_allowed_is_asked_with_the_sentence_it_points_to(engine):
+def test_a_trip_reports_question_is_asked_with_the_sentence_it_points_to(engine):
     """"Is that allowed?" after a seat fee: the question tells the fee, not the sights ("get lost on purpose" is no
     lost bag), and shows the rule on seating children."""
     story = (
