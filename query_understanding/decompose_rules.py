@@ -84,26 +84,14 @@ def _single_question(text: str, issues: list[_Issue], parts: list[Segment], shar
     if word_count(text) <= READABLE_WORDS and "\n" not in text:
         return text
     issue = issues[0] if issues else _Issue(set())
+    asks = _ask_texts(issue.asks, parts)
+    # an ask pointing back ("has to pay for it?") asks about that statement, not the trip report's sights around it
+    pointed = next((part for i, part in enumerate(parts) if not part.asks and _pointed_at(issue, parts, i)), None)
+    if pointed is not None:
+        about = frozenset(families(pointed.text) - GENERIC_FAMILIES)
+        return readable_question(asks, [pointed.text], text, shared, about, pointed=True)
     context = [part.text for part in parts if not part.asks and (families(part.text) or fact_phrases(part.text))]
-    pointed = _statement_pointed_at(issue.asks, parts)
-    if pointed is None:
-        return readable_question(_ask_texts(issue.asks, parts), context, text, shared)
-    context = [pointed.text]  # the sights and meals around it are not what is asked about
-    about = frozenset(families(pointed.text) - GENERIC_FAMILIES)
-    return readable_question(_ask_texts(issue.asks, parts), context, text, shared, about, pointed=True)
-
-
-def _statement_pointed_at(asks: list[Segment], parts: list[Segment]) -> Segment | None:
-    """The statement an ask points back to ("has to pay for it?" after the stroller came back broken): the nearest
-    one before it that tells something, so that a trip report's question is asked about the stroller, not the
-    sights."""
-    for ask in asks:
-        if not refers_back(ask.text):
-            continue
-        for part in reversed(parts[: parts.index(ask)]):
-            if not part.asks and families(part.text) - GENERIC_FAMILIES:
-                return part
-    return None
+    return readable_question(asks, context, text, shared)
 
 
 def _shown(issue: _Issue, parts: list[Segment], text: str, shared: list[str]) -> str:

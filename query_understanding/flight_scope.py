@@ -8,13 +8,13 @@ means the page asks a question the passenger can ignore.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Literal
 
 from foundation.text import detect_language, fold
 from query_understanding.lexicon import (
     AIRPORT_CODE,
+    APART_FROM,
     CANADA,
     CANADIAN_AIRPORT_CODE,
     CANADIAN_CARRIER,
@@ -37,12 +37,6 @@ from query_understanding.lexicon import (
 )
 from query_understanding.segments import sentences
 
-# Folded: a booking said to be apart from another ("separate from our Air Canada tickets home"), and what it is apart
-# from: that names the flight that is not the trouble.
-APART_FROM = re.compile(
-    r"\b(?:(?:separate(?:ly)?|apart) from (?:our|my|the)|separement de (?:notre|mon|nos|mes)|rien a voir avec "
-    r"(?:notre|mon|nos|mes)) (?:[\w-]+ ){0,4}"
-)
 ScopeChoice = Literal["within", "to_or_from"]
 Reach = Literal["domestic", "international"]
 

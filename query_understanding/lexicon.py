@@ -108,7 +108,12 @@ UK_LONDON = _pattern("uk_london")
 NOT_PLACES = frozenset(_entry("places", "not_places"))
 CANADA = _pattern("canada")
 CANADIAN_RULES = _pattern("canadian_rules")
-SEPARATE_BOOKING = _pattern("separate_booking")
+_APART_FROM = _entry("patterns", "apart_from")
+SEPARATE_BOOKING = _compile(
+    "separate_booking", _entry("patterns", "separate_booking").replace("{apart_from}", _APART_FROM)
+)
+# "separate from our Air Canada tickets home": the words after it name the flight that is not the trouble
+APART_FROM = _compile("apart_from", rf"\b(?:{_APART_FROM}) (?:[\w-]+ ){{0,4}}")
 RESIDENCE = _compile("residence", _entry("patterns", "residence").replace("{places}", _CANADIAN_PLACES))
 SCOPE_WORDS = _pattern("scope_words")
 DOMESTIC_WORDS = _pattern("domestic_words")
