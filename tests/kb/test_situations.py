@@ -333,3 +333,17 @@ def test_belongings_that_arrive_late_are_a_delayed_bag_though_a_late_flight_is_n
     assert "bag-delayed" in {s.id for s in load_situations().holding(late)}
     flight = "Mon vol est arrivé en retard et j'avais juste un sac à dos"
     assert "bag-delayed" not in {s.id for s in load_situations().holding(flight)}
+
+
+@pytest.mark.parametrize(
+    "story",
+    [
+        "They cancelled it, the agent said network planning, nothing to do with weather. Schedule change, crew",
+        "Retardé parce que le pilote est pas arrivé, problème d'horaire d'équipage. Pas de tempête, beau temps",
+        'Delayed six hours, and it wasn\'t "weather": the crew had timed out',
+    ],
+)
+def test_a_cause_the_passenger_denies_is_not_the_cause(story):
+    found = {situation.id for situation in load_situations().holding(story)}
+    assert "disruption-within-control" in found
+    assert "disruption-outside-control" not in found

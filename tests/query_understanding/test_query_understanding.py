@@ -230,3 +230,12 @@ def test_a_question_never_opens_inside_the_passengers_brackets():
     for question in offline(story).questions:
         assert question.count("(") == question.count(")") and not question.startswith(("(", ")"))
         assert question.find(")") > question.find("(") or ")" not in question
+
+
+def test_a_cause_the_passenger_denies_is_not_put_in_their_question():
+    story = (
+        "Air Canada moved my flight by eleven hours with a schedule change. The agent said network planning, "
+        "nothing to do with weather or anything. Do I get anything extra for the hassle?"
+    )
+    (question,) = offline(story).questions
+    assert "weather" not in question.lower()
