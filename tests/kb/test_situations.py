@@ -347,3 +347,12 @@ def test_a_cause_the_passenger_denies_is_not_the_cause(story):
     found = {situation.id for situation in load_situations().holding(story)}
     assert "disruption-within-control" in found
     assert "disruption-outside-control" not in found
+
+
+def test_a_flight_the_airline_moved_is_a_disruption():
+    story = (
+        'Transat emailed that our return flight was moved from 1pm to 11pm "for operational reasons". '
+        "Are we owed anything for that change?"
+    )
+    found = {situation.id for situation in load_situations().holding(story)}
+    assert {"disruption-within-control", "disruption-compensation"} <= found
