@@ -172,6 +172,16 @@ def test_naming_the_agency_beside_an_insurer_tells_no_flight():
     assert outside_coverage("Air Canada lost my bag and my insurer says to complain to the CTA first. Can I?") is None
 
 
+def test_a_taxi_and_the_airport_parking_after_a_smooth_flight_are_other_services():
+    after = (
+        "Flew WestJet Calgary to Ottawa last week, on time, honestly a smooth flight. Then I left my phone in the "
+        "taxi home, and the airport parking charged me for ten days instead of four. Who do I complain to?"
+    )
+    assert outside_coverage(after) is Outcome.OTHER_SERVICE
+    late = "Flew WestJet Calgary to Ottawa, four hours late, and the airport parking charged me for the extra day."
+    assert outside_coverage(late) is None
+
+
 def test_a_duty_free_shop_is_another_service():
     assert outside_coverage("The duty free shop at the airport won't refund a bottle. What rules apply?") is (
         Outcome.OTHER_SERVICE
