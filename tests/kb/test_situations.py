@@ -175,6 +175,7 @@ def test_what_an_ask_asks_for(ask, role):
 def test_being_reimbursed_for_what_one_bought_is_no_ticket_refund():
     assert "refund" not in load_situations().needed("Y'a-tu un montant max qu'ils doivent rembourser pour le linge?")
     assert "refund" not in load_situations().needed("Will they reimburse the toiletries I bought?")
+    assert load_situations().needed("Can I at least get the food money back?") == {"treatment", "compensation"}
 
 
 @pytest.mark.parametrize(
