@@ -117,6 +117,8 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("I booked myself as her helper, she can't use the washroom on the plane without me", "support-person"),
         ("Delayed four hours; can I push back on the ATC story when the next gate left on time?", "cause-disputed"),
         ("Y demandent au micro si quelqu'un veut laisser sa place, personne lève la main", "denied-boarding"),
+        ("Scalded by coffee on board: can I go after them for the burn here, not in Florida?", "where-to-sue"),
+        ("Ma chaise roulante est brisée, je peux-tu me plaindre ailleurs qu'à Air Canada?", "disability-complaint"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
@@ -220,6 +222,9 @@ def test_a_bad_file_is_refused_with_a_reason(data):
         ("They wouldn't let us board early to wipe down the seats", "denied-boarding"),
         ("Our flight was late, so we ate at the Time Out Market", "disruption-within-control"),
         ("One ticket to Athens; the last leg had an AC flight number but was flown by LH", "successive-carriers"),
+        ("The plane bumped a bit and the attendant spilled coffee on me", "denied-boarding"),
+        ("The plane bumped a bit and the attendant spilled coffee on me", "support-person"),
+        ("Retardé d'une heure, pis j'ai attendu 55 minutes assise dans l'avion vide", "tarmac-delay"),
     ],
 )
 def test_what_only_resembles_a_situation_does_not_tell_it(text, situation):
