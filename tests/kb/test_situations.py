@@ -119,6 +119,10 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("Y demandent au micro si quelqu'un veut laisser sa place, personne lève la main", "denied-boarding"),
         ("Scalded by coffee on board: can I go after them for the burn here, not in Florida?", "where-to-sue"),
         ("Ma chaise roulante est brisée, je peux-tu me plaindre ailleurs qu'à Air Canada?", "disability-complaint"),
+        ("We booked a Sunwing Vacations package to Cancun", "charter-flight"),
+        ("Paid for premium economy, rebooked me in economy: can I get the difference?", "paid-service-not-received"),
+        ("They charged me a $40 fee that I can't find anywhere on their website", "tariff-not-applied"),
+        ("Y m'ont chargé des frais qui sont écrits nulle part", "tariff-not-applied"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
@@ -225,6 +229,7 @@ def test_a_bad_file_is_refused_with_a_reason(data):
         ("The plane bumped a bit and the attendant spilled coffee on me", "denied-boarding"),
         ("The plane bumped a bit and the attendant spilled coffee on me", "support-person"),
         ("Retardé d'une heure, pis j'ai attendu 55 minutes assise dans l'avion vide", "tarmac-delay"),
+        ("Weather was perfect all week; the flight home was delayed six hours", "disruption-outside-control"),
     ],
 )
 def test_what_only_resembles_a_situation_does_not_tell_it(text, situation):
