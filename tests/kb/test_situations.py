@@ -367,3 +367,9 @@ def test_a_flight_the_airline_moved_is_a_disruption():
     )
     found = {situation.id for situation in load_situations().holding(story)}
     assert {"disruption-within-control", "disruption-compensation"} <= found
+
+
+def test_a_disputed_cause_engages_the_onus_then_what_is_owed_if_it_was_within_control():
+    story = "They said the cancellation was for weather but other flights left fine"
+    (disputed,) = [s for s in load_situations().holding(story) if s.id == "cause-disputed"]
+    assert [engaged.unit.unit for engaged in disputed.units][:2] == ["s85.07", "s12"]
