@@ -61,6 +61,18 @@ def readable_question(
         joined = f"{ask.rstrip('?').rstrip()}, {_AND[lang]} {_lower_first(more)}"
         if word_count(joined) <= READABLE_WORDS:
             ask = joined
+    # asks joined into no question ("My roommate says two years, so maybe I'm fine, and is it too late?") give way to
+    # each one shaped as a question; an ask no question can be made of ("And for the suitcase?") is asked in general,
+    # with what was told of it
+    for asked in (ask, *[clause for clause in clauses if asks_by_form(clause)], _GENERIC_ASK[lang]):
+        question = _told(asked, context, story, shared, about, pointed)
+        if question:
+            return question
+    return _GENERIC_ASK[lang]
+
+
+def _told(ask: str, context: list[str], story: str, shared: list[str], about: frozenset[str], pointed: bool) -> str:
+    """The ask with what happened and its facts, as the rule for machine-written text allows; "" when it does not."""
     told: list[str] = []
     clause = "" if cue_words(ask, SITUATION_TOPICS) else _telling_clause(context, about)
     base = ask
@@ -73,7 +85,7 @@ def readable_question(
     for candidate in (_with_facts(base, context, shared, told), _with_facts(ask, context, shared), ask):
         if word_count(candidate) <= MAX_WORDS and rule_broken(candidate, story) is None:
             return candidate
-    return _GENERIC_ASK[lang]
+    return ""
 
 
 def _asking_clause(text: str, story: str) -> str:

@@ -239,3 +239,17 @@ def test_a_cause_the_passenger_denies_is_not_put_in_their_question():
     )
     (question,) = offline(story).questions
     assert "weather" not in question.lower()
+
+
+def test_asks_that_read_as_no_question_together_are_asked_one_by_one_never_as_a_bare_what_are_my_rights():
+    story = (
+        "Flair cancelled my flight to Cancun the night before for crew availability and moved us two days later. "
+        "On the rebooked flight my suitcase came off the belt with a huge crack. My roommate says there's some "
+        "2 year thing for suing airlines so maybe I'm fine? Is it too late for the cancellation compensation? "
+        "And for the suitcase?"
+    )
+    questions = offline(story).questions
+    assert len(questions) == 2
+    assert any(question.startswith("Is it too late for the cancellation compensation") for question in questions)
+    assert any(question.startswith("What are my rights (") and "suitcase" in question for question in questions)
+    assert all(rule_broken(question, story) is None for question in questions)
