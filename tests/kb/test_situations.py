@@ -123,6 +123,9 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("Paid for premium economy, rebooked me in economy: can I get the difference?", "paid-service-not-received"),
         ("They charged me a $40 fee that I can't find anywhere on their website", "tariff-not-applied"),
         ("Y m'ont chargé des frais qui sont écrits nulle part", "tariff-not-applied"),
+        ("One ticket, my bag lost: Air Canada says the last airline handles it", "successive-carriers"),
+        ("Bumped, and on the new flight they charged us again for seats together", "paid-service-not-received"),
+        ("I'm blind and booked help for my guide dog; at check-in: we have no record", "services-not-confirmed"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
