@@ -376,3 +376,12 @@ def test_a_disputed_cause_engages_the_onus_then_what_is_owed_if_it_was_within_co
     story = "They said the cancellation was for weather but other flights left fine"
     (disputed,) = [s for s in load_situations().holding(story) if s.id == "cause-disputed"]
     assert [engaged.unit.unit for engaged in disputed.units][:2] == ["s85.07", "s12"]
+
+
+def test_food_and_a_hotel_are_what_the_carrier_owes_for_a_cause_within_its_control_not_for_a_storm():
+    def found(story):
+        return {situation.id for situation in load_situations().holding(story)}
+
+    assert "treatment-while-waiting" not in found("Delayed by a snowstorm, no hotel offered, can they do that?")
+    assert "treatment-while-waiting" in found("Delayed for crew, no hotel offered, can they do that?")
+    assert "treatment-while-waiting" in found("Delayed, not weather but crew, no hotel offered, can they do that?")
