@@ -233,6 +233,8 @@ def test_a_bad_file_is_refused_with_a_reason(data):
         ("The plane bumped a bit and the attendant spilled coffee on me", "support-person"),
         ("Retardé d'une heure, pis j'ai attendu 55 minutes assise dans l'avion vide", "tarmac-delay"),
         ("Weather was perfect all week; the flight home was delayed six hours", "disruption-outside-control"),
+        ("Lost a night at our B&B, and my bag came with us fine", "bag-lost"),
+        ("On a perdu une journée de vacances, mes valises étaient correctes", "bag-lost"),
     ],
 )
 def test_what_only_resembles_a_situation_does_not_tell_it(text, situation):
