@@ -64,11 +64,11 @@ def readable_question(
     # asks joined into no question ("My roommate says two years, so maybe I'm fine, and is it too late?") give way to
     # each one shaped as a question; an ask no question can be made of ("And for the suitcase?") is asked in general,
     # with what was told of it
-    for asked in (ask, *[clause for clause in clauses if asks_by_form(clause)], _GENERIC_ASK[lang]):
+    for asked in dict.fromkeys((ask, *[clause for clause in clauses if asks_by_form(clause)])):
         question = _told(asked, context, story, shared, about, pointed)
         if question:
             return question
-    return _GENERIC_ASK[lang]
+    return _told(_GENERIC_ASK[lang], context, story, shared, about, pointed)  # the general ask always passes the rule
 
 
 def _told(ask: str, context: list[str], story: str, shared: list[str], about: frozenset[str], pointed: bool) -> str:

@@ -111,7 +111,7 @@ class SearchEngine:
             vector = self.query_vector(question, lang)
         bank_dense = self.bank_dense.scores(vector)
         outside_lead = self.outside_lead(vector, bank_dense)
-        if ask and (shared or len(question.split()) > STORY_WORDS) and outside_lead > self.weights.outside_margin:
+        if ask and outside_lead > self.weights.outside_margin and (shared or len(question.split()) > STORY_WORDS):
             own = self.query_vector(ask, lang)
             outside_lead = self.outside_lead(own, self.bank_dense.scores(own))
         bank_sparse = self.bank_sparse.get(lang) or self.bank_sparse.get("en")
