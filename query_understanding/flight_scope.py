@@ -25,6 +25,7 @@ from query_understanding.lexicon import (
     DOMESTIC_WORDS,
     EVENT_FAMILY,
     FOREIGN_PLACE,
+    HEARSAY,
     INTERNATIONAL_WORDS,
     PLACE,
     RESIDENCE,
@@ -115,9 +116,10 @@ def _tells_canadian_trouble(sentence: str) -> bool:
     """Whether a sentence tells a delay, a cancellation, a denied boarding... (the event topics) of a flight with a
     Canadian place, airport or carrier: "our Air Canada flight from Toronto was cancelled", not "I'm from Ottawa",
     nor "do the Canadian rules cover this since we flew to Thailand from YYC?", nor a sentence saying the Canadian
-    flight went well ("flew WestJet home, no issues, then read about the $700 for a delay")."""
+    flight went well ("flew WestJet home, no issues, then read about the $700 for a delay"), nor what the passenger
+    read or remembers ("I remember when Air Canada bumped my dad")."""
     folded = APART_FROM.sub(" ", RESIDENCE.sub(" ", fold(sentence)))  # "apart from our Air Canada tickets home"
-    if UNEVENTFUL_FLIGHT.search(folded) and not CONTRAST.search(folded):
+    if (UNEVENTFUL_FLIGHT.search(folded) and not CONTRAST.search(folded)) or HEARSAY.search(folded):
         return False
     canadian = CANADIAN_CARRIER.search(folded) or CANADIAN_PLACE.search(folded)
     return bool((canadian or CANADIAN_AIRPORT_CODE.search(sentence)) and EVENT_FAMILY in families(sentence))

@@ -144,6 +144,8 @@ LOYALTY_PROGRAM = _pattern("loyalty_program")
 ON_ANY_MODE = _pattern("on_any_mode")
 AT_AIRPORT = _pattern("at_airport")
 STAY_AND_RIDE = _pattern("stay_and_ride")
+RULES_HOPED_FOR = _pattern("rules_hoped_for")
+HEARSAY = _pattern("hearsay")
 DISABILITY = _pattern("disability")
 FOREIGN_REGIME = _pattern("foreign_regime")
 

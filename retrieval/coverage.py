@@ -16,6 +16,8 @@ train into the law's reach.
 
 from __future__ import annotations
 
+import re
+
 from foundation.text import fold
 from query_understanding.flight_scope import names_canada, no_canadian_link
 from query_understanding.lexicon import (
@@ -27,17 +29,22 @@ from query_understanding.lexicon import (
     DISRUPTION,
     EVENT_FAMILY,
     FOREIGN_REGIME,
+    HEARSAY,
     LOYALTY_PROGRAM,
     ON_ANY_MODE,
     OTHER_MODE,
     OTHER_SERVICE,
     ROUTE_OF_CODES_AMONG_WORDS,
+    RULES_HOPED_FOR,
     STAY_AND_RIDE,
     UNEVENTFUL_FLIGHT,
     families,
 )
-from query_understanding.segments import sentences
+from query_understanding.segments import looks_like_question, sentences
 from retrieval.outcome import Outcome
+
+# where a sentence turns ("no issues there, but the resort..."): each side is weighed apart
+_CONTRAST_CLAUSE = re.compile(f"(?={CONTRAST.pattern})", re.IGNORECASE)
 
 
 def outside_coverage(dialogue: str) -> Outcome | None:
@@ -48,7 +55,11 @@ def outside_coverage(dialogue: str) -> Outcome | None:
         return Outcome.FOREIGN_REGIME
     air_words = [match.group(0) for match in AIR_TRAVEL.finditer(OTHER_SERVICE.sub(" ", text))]  # not "airport parking"
     routes = len(ROUTE_OF_CODES_AMONG_WORDS.findall(dialogue))
-    flight_words = air_words
+    if not air_words and not routes and AIR_TRAVEL.search(fold(told)) and not DISABILITY.search(text):
+        if OTHER_SERVICE.search(text) or not DISRUPTION.search(text):  # not "Coming back, it was cancelled"
+            return Outcome.OTHER_SERVICE  # every flight told went well: the trouble is with something else
+    told_flights = fold(" ".join(s for s in sentences(dialogue) if not _hopes_for_rules(s)))
+    flight_words = [match.group(0) for match in AIR_TRAVEL.finditer(OTHER_SERVICE.sub(" ", told_flights))]
     if OTHER_MODE.search(text):  # a bag or a seat on a train is no flight
         flight_words = [word for word in flight_words if not ON_ANY_MODE.fullmatch(word)]
     if OTHER_SERVICE.search(text):  # the airport's parking lot, its exit gate; the CTA asked about an insurer
@@ -67,12 +78,22 @@ def outside_coverage(dialogue: str) -> Outcome | None:
 
 
 def _without_uneventful_flights(dialogue: str) -> str:
-    """The dialogue without its sentences saying that a flight went well, unless they tell a trouble too: "We flew
+    """The dialogue without its clauses saying that a flight went well, unless they tell a trouble too: "We flew
     WestJet to Miami for the cruise, no issues there" names a Canadian carrier and a flight, and says neither is
-    what the passenger asks about."""
+    what the passenger asks about; in "Flew Air Canada to Cancún, no issues there, but the resort was a disaster",
+    only what follows "but" is kept. "Aucun retard" says the flight went well, not that it was late."""
     kept = []
     for sentence in sentences(dialogue):
-        folded = fold(sentence)
-        if not UNEVENTFUL_FLIGHT.search(folded) or DISRUPTION.search(folded) or CONTRAST.search(folded):
-            kept.append(sentence)
-    return " ".join(kept)
+        for clause in _CONTRAST_CLAUSE.split(sentence):
+            folded = fold(clause)
+            if not UNEVENTFUL_FLIGHT.search(folded) or DISRUPTION.search(UNEVENTFUL_FLIGHT.sub(" ", folded)):
+                kept.append(clause.strip())
+    return " ".join(part for part in kept if part)
+
+
+def _hopes_for_rules(sentence: str) -> bool:
+    """Whether a sentence asks if a law reaches the trouble, or tells what the passenger read or heard of one ("does
+    the APPR cover a car rental at the airport?", "my sister says there's a Canadian law..."): the flights it names
+    are the law's, no evidence that the trouble was a flight."""
+    folded = fold(sentence)
+    return bool(HEARSAY.search(folded) or (RULES_HOPED_FOR.search(folded) and looks_like_question(sentence)))

@@ -189,6 +189,31 @@ def test_a_duty_free_shop_is_another_service():
     assert outside_coverage("Air Canada cancelled my flight and security took my duty-free. What am I owed?") is None
 
 
+@pytest.mark.parametrize(
+    "dialogue",
+    [
+        "We flew Transat to Punta Cana, no issues there, but the resort gave away our room and moved us. Refund?",
+        "The flights were both on time. The shuttle from the airport never came and we paid $200 for a car. Can I "
+        "claim that under the APPR?",
+        "Le vol avec Sunwing était correct, aucun retard. Mais la croisière a sauté deux escales. On a droit à quoi?",
+        "My insurer refused my claim for the clinic bill after I slipped at the hotel. My cousin says there's a "
+        "Canadian law for travellers. Does it cover this?",
+    ],
+)
+def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_covered(dialogue):
+    """Flights told as going well, or named only where the passenger asks whether a law reaches the trouble, are no
+    evidence that the trouble was a flight."""
+    assert outside_coverage(dialogue) is Outcome.OTHER_SERVICE
+
+
+def test_a_remembered_canadian_bump_links_no_foreign_flight_to_canada():
+    dialogue = (
+        "Booked a separate easyJet ticket from Paris to Nice and it was cancelled. I remember when Air Canada bumped "
+        "my dad and he got money. Can I claim?"
+    )
+    assert outside_coverage(dialogue) is Outcome.NO_CANADIAN_LINK
+
+
 def test_porter_plainte_is_no_canadian_carrier():
     foreign = "Je veux porter plainte contre Vueling : mon vol de Barcelone à Rome a été annulé."
     assert outside_coverage(foreign) is Outcome.NO_CANADIAN_LINK
@@ -346,7 +371,7 @@ def test_a_trip_report_with_one_question_about_it_is_asked_about_the_stroller_an
 
 
 def test_a_trip_reports_question_is_asked_with_the_sentence_it_points_to(engine):
-    """"Is that allowed?" after a seat fee: the question tells the fee, not the sights ("get lost on purpose" is no
+    """ "Is that allowed?" after a seat fee: the question tells the fee, not the sights ("get lost on purpose" is no
     lost bag), and shows the rule on seating children."""
     story = (
         "Back from two weeks in Italy with my husband and our twins (8). Rome: the Colosseum underground tour is "
@@ -406,4 +431,3 @@ def test_a_message_with_several_questions_is_encoded_once(engine, monkeypatch):
     counting.encoded.clear()
     search_dialogue(["How much do I get for a 5 hour delay caused by crew scheduling?"], engine)
     assert len(counting.encoded) == 1
-
