@@ -55,9 +55,11 @@ def outside_coverage(dialogue: str) -> Outcome | None:
         return Outcome.FOREIGN_REGIME
     air_words = [match.group(0) for match in AIR_TRAVEL.finditer(OTHER_SERVICE.sub(" ", text))]  # not "airport parking"
     routes = len(ROUTE_OF_CODES_AMONG_WORDS.findall(dialogue))
-    if not air_words and not routes and AIR_TRAVEL.search(fold(told)) and not DISABILITY.search(text):
-        if OTHER_SERVICE.search(text) or not DISRUPTION.search(text):  # not "Coming back, it was cancelled"
-            return Outcome.OTHER_SERVICE  # every flight told went well: the trouble is with something else
+    disability, disruption = DISABILITY.search(text), DISRUPTION.search(text)
+    flights_went_well = not air_words and not routes and AIR_TRAVEL.search(fold(told))
+    # every flight told went well and the trouble is with something else; not "Coming back, it was cancelled"
+    if flights_went_well and not disability and (OTHER_SERVICE.search(text) or not disruption):
+        return Outcome.OTHER_SERVICE
     told_flights = fold(" ".join(s for s in sentences(dialogue) if not _hopes_for_rules(s)))
     flight_words = [match.group(0) for match in AIR_TRAVEL.finditer(OTHER_SERVICE.sub(" ", told_flights))]
     if OTHER_MODE.search(text):  # a bag or a seat on a train is no flight
@@ -65,7 +67,6 @@ def outside_coverage(dialogue: str) -> Outcome | None:
     if OTHER_SERVICE.search(text):  # the airport's parking lot, its exit gate; the CTA asked about an insurer
         flight_words = [w for w in flight_words if not (AT_AIRPORT.fullmatch(w) or CANADIAN_RULES.fullmatch(w))]
     other = len(OTHER_SERVICE.findall(text)) + (0 if air_words or routes else len(STAY_AND_RIDE.findall(text)))
-    disability, disruption = DISABILITY.search(text), DISRUPTION.search(text)
     if other > len(flight_words) + routes and not disability:
         return Outcome.OTHER_SERVICE
     if LOYALTY_PROGRAM.search(text) and EVENT_FAMILY not in families(dialogue) and not disability:
