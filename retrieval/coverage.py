@@ -62,8 +62,8 @@ def outside_coverage(dialogue: str) -> Outcome | None:
     # every flight told went well and the trouble is with something else; not "Coming back, it was cancelled"
     if flights_went_well and not disability and (OTHER_SERVICE.search(text) or not disruption):
         return Outcome.OTHER_SERVICE
-    told_flights = fold(" ".join(s for s in sentences(dialogue) if not _hopes_for_rules(s)))
-    flight_words = [match.group(0) for match in AIR_TRAVEL.finditer(OTHER_SERVICE.sub(" ", told_flights))]
+    lived = " ".join(s for s in sentences(dialogue) if not _hopes_for_rules(s))  # what happened, not what was read
+    flight_words = [match.group(0) for match in AIR_TRAVEL.finditer(OTHER_SERVICE.sub(" ", fold(lived)))]
     if OTHER_MODE.search(text):  # a bag or a seat on a train is no flight
         flight_words = [word for word in flight_words if not ON_ANY_MODE.fullmatch(word)]
     if OTHER_SERVICE.search(text):  # the airport's parking lot, its exit gate; the CTA asked about an insurer
@@ -75,7 +75,8 @@ def outside_coverage(dialogue: str) -> Outcome | None:
         return Outcome.OTHER_SERVICE  # points that expired: no law here governs a loyalty programme
     if not air_words and not routes and not disruption and not disability:
         return Outcome.NOT_AIR_TRAVEL
-    if no_canadian_link(dialogue) or no_canadian_link(told):  # "that part went fine" may say it was booked apart
+    # "that part went fine" may say it was booked apart; "I remember when Air Canada bumped my dad" links nothing
+    if no_canadian_link(dialogue) or no_canadian_link(told) or no_canadian_link(lived):
         return Outcome.NO_CANADIAN_LINK
     return None
 

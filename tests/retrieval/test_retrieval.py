@@ -214,6 +214,15 @@ def test_a_remembered_canadian_bump_links_no_foreign_flight_to_canada():
     assert outside_coverage(dialogue) is Outcome.NO_CANADIAN_LINK
 
 
+def test_a_flight_abroad_links_to_canada_through_neither_an_address_nor_a_question_about_the_rules():
+    dialogue = (
+        "Our Frontier flight from Denver to Austin was cancelled and we drove instead. I booked it with my Calgary "
+        "address. Since we flew WestJet down in the first place, do the Canadian rules cover this?"
+    )
+    assert outside_coverage(dialogue) is Outcome.NO_CANADIAN_LINK
+    assert outside_coverage("Our WestJet flight from Calgary to Denver was cancelled. Do the rules cover it?") is None
+
+
 def test_porter_plainte_is_no_canadian_carrier():
     foreign = "Je veux porter plainte contre Vueling : mon vol de Barcelone à Rome a été annulé."
     assert outside_coverage(foreign) is Outcome.NO_CANADIAN_LINK
