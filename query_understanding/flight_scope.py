@@ -27,6 +27,7 @@ from query_understanding.lexicon import (
     FOREIGN_PLACE,
     HEARSAY,
     INTERNATIONAL_WORDS,
+    NO_CANADA_CARRIER,
     PLACE,
     RESIDENCE,
     ROUTE_OF_CODES,
@@ -79,19 +80,28 @@ def no_canadian_link(text: str) -> bool:
     air passengers does not reach a flight from Milan to Athens because the passenger lives in Toronto, and the page
     says so. Nor does a flight to Canada that went well link a flight between places abroad booked apart from it ("a
     separate ticket", "réservé à part"), unless a sentence telling the trouble names a Canadian place, airport or
-    carrier."""
+    carrier. A carrier that flies no route to or from Canada (Ryanair, Jetstar, Viva Aerobus...) is enough, with
+    nothing Canadian named: its flights are all abroad."""
     folded = RESIDENCE.sub(" ", fold(text))
     places, airports = _places_abroad(folded), _airports_abroad(text)
+    if NO_CANADA_CARRIER.search(text) and not _names_canadian_point(text, folded):
+        return True
     if len(places) < 2 and len(airports) < 2 and not DOMESTIC_ABROAD.search(folded):  # "Heathrow (LHR)" is one
         return False
     if SEPARATE_BOOKING.search(folded) and not any(_tells_canadian_trouble(s) for s in sentences(text)):
         return True
+    return not _names_canadian_point(text, folded)
+
+
+def _names_canadian_point(text: str, folded: str) -> bool:
+    """Whether a text (and its folded form, without where the passenger lives) names a Canadian carrier, Canada, or
+    a Canadian airport or place ("London" with Heathrow or the UK is London, England)."""
     if CANADIAN_CARRIER.search(folded) or CANADA.search(folded) or CANADIAN_AIRPORT_CODE.search(text):
-        return False
+        return True
     canadian_places = {match.group(0) for match in CANADIAN_PLACE.finditer(folded)}
     if UK_LONDON.search(folded):
         canadian_places -= {"london"}
-    return not canadian_places
+    return bool(canadian_places)
 
 
 @lru_cache(maxsize=256)

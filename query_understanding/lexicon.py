@@ -146,6 +146,8 @@ AT_AIRPORT = _pattern("at_airport")
 STAY_AND_RIDE = _pattern("stay_and_ride")
 RULES_HOPED_FOR = _pattern("rules_hoped_for")
 HEARSAY = _pattern("hearsay")
+NO_CANADA_CARRIER = _pattern("no_canada_carrier")
+ASKING = _pattern("asking")
 DISABILITY = _pattern("disability")
 FOREIGN_REGIME = _pattern("foreign_regime")
 

@@ -24,6 +24,7 @@ from foundation.text import fold
 from query_understanding.flight_scope import names_canada, no_canadian_link
 from query_understanding.lexicon import (
     AIR_TRAVEL,
+    ASKING,
     AT_AIRPORT,
     CANADIAN_RULES,
     CONTRAST,
@@ -100,4 +101,6 @@ def _hopes_for_rules(sentence: str) -> bool:
     the APPR cover a car rental at the airport?", "my sister says there's a Canadian law..."): the flights it names
     are the law's, no evidence that the trouble was a flight."""
     folded = fold(sentence)
-    return bool(HEARSAY.search(folded) or (RULES_HOPED_FOR.search(folded) and looks_like_question(sentence)))
+    asks = looks_like_question(sentence) or ASKING.search(folded)
+    return bool(HEARSAY.search(folded) or (RULES_HOPED_FOR.search(folded) and asks))
+

@@ -223,6 +223,23 @@ def test_a_flight_abroad_links_to_canada_through_neither_an_address_nor_a_questi
     assert outside_coverage("Our WestJet flight from Calgary to Denver was cancelled. Do the rules cover it?") is None
 
 
+def test_a_carrier_flying_nowhere_in_canada_is_beyond_canadian_law_with_nothing_canadian_named():
+    assert outside_coverage("Jetstar cancelled my flight to Cairns and I slept in the terminal. Owed anything?") is (
+        Outcome.NO_CANADIAN_LINK
+    )
+    news = "A Winnipeg teacher says Wizz Air cancelled her flight from Budapest to Rome with a day's notice."
+    assert outside_coverage(news) is Outcome.NO_CANADIAN_LINK
+    assert outside_coverage("Ryanair lost my bag on the way home to Toronto. What can I claim?") is None
+
+
+def test_a_flight_told_as_going_well_in_everyday_french_is_no_evidence_of_a_flight():
+    parking = (
+        "On est partis à Cuba avec Transat, ça a ben été, arrivés 20 min d'avance. Au retour, Park'N Fly m'a "
+        "chargé le double pis mon char avait une bosse. Je fais quoi?"
+    )
+    assert outside_coverage(parking) is Outcome.OTHER_SERVICE
+
+
 def test_porter_plainte_is_no_canadian_carrier():
     foreign = "Je veux porter plainte contre Vueling : mon vol de Barcelone à Rome a été annulé."
     assert outside_coverage(foreign) is Outcome.NO_CANADIAN_LINK
