@@ -1,16 +1,18 @@
 """`python -m eval coverage`: does the page show no law where no Canadian law on air passengers applies, and law
 where it does?
 
-`eval/coverage_set.jsonl` holds 80 long messages written as passengers post them, by a writer who saw neither the
-coverage rules nor any evaluation item: 40 where no law here applies though the message sounds as if it might (a
-flight wholly abroad on a foreign carrier, travel insurance, a hotel or resort, a rental car, a cruise, a train, a
-border refusal, airport parking, points, an agency's own fee), and 40 where the law applies and the message names
-the same things beside a flight's trouble (the hotel paid because of a cancellation, the cruise missed because of
-a delay). A quarter of each is in everyday Québec French. The messages with odd numbers were read to widen the rules;
-those with even numbers were not, and are printed apart.
+`eval/coverage_set.jsonl` holds 200 long messages written as passengers post them, by four writers who saw neither
+the coverage rules nor any evaluation item, each message marked covered or not. In each writer's part, more than
+half are messages no law here governs though they sound as if it might (a flight wholly abroad on a foreign carrier,
+travel insurance, a hotel or resort, a rental car, a cruise, a train, a border refusal, airport parking, points, an
+agency's own fee, a balloon ride...), and the rest are messages the law governs that name the same things beside a
+flight's trouble (the hotel paid because of a cancellation, the cruise missed because of a delay). Writer A wrote 80
+in English and French, B 40 in Québec French, C 40 in English as complaints, news and forum posts, D 40 in both
+languages in unusual forms and topics. `read` marks the messages read to widen the rules (A's odd-numbered ones, all
+of B and C); the others (A's even-numbered ones, all of D) were never read, and they are the measure.
 
 Printed: messages not covered that show law (false acceptances) and covered messages shown nothing (false
-refusals), by the coverage rules alone (`retrieval.coverage.outside_coverage`) and by the whole search.
+refusals), by the whole search and, in brackets, by the coverage rules alone (`retrieval.coverage.outside_coverage`).
 """
 
 from __future__ import annotations
@@ -35,20 +37,15 @@ def main(args: argparse.Namespace) -> int:
     engine = load_engine(args.store)
     shown = {r["id"]: bool(search_dialogue([r["text"]], engine).shown_passages) for r in records}
     flagged = {r["id"]: outside_coverage(r["text"]) is not None for r in records}
-    print(f"{'messages':<22} {'not covered, law shown':>24} {'covered, nothing shown':>24}   (rules alone: same)")
-    for name, part in (("read (odd)", 1), ("never read (even)", 0), ("all", None)):
-        chosen = [r for r in records if part is None or int(r["id"].split("-")[-1]) % 2 == part]
+    print(f"{'messages':<20} {'not covered, law shown':>24} {'covered, nothing shown':>24}")
+    for name, read in (("never read", False), ("read", True), ("all", None)):
         for lang in ("en", "fr", None):
-            rows = [r for r in chosen if lang is None or r["lang"] == lang]
+            rows = [r for r in records if (read is None or r.get("read") == read) and lang in (None, r["lang"])]
             uncovered = [r["id"] for r in rows if not r["covered"]]
             covered = [r["id"] for r in rows if r["covered"]]
-            accepted = sum(shown[i] for i in uncovered)
-            refused = sum(not shown[i] for i in covered)
-            accepted_rules = sum(not flagged[i] for i in uncovered)
-            refused_rules = sum(flagged[i] for i in covered)
-            label = f"{name}, {lang or 'both'}"
-            print(
-                f"{label:<22} {accepted:>17} of {len(uncovered):<4} {refused:>17} of {len(covered):<4}"
-                f"   ({accepted_rules}, {refused_rules})"
-            )
+            accepted, accepted_by_rules = sum(shown[i] for i in uncovered), sum(not flagged[i] for i in uncovered)
+            refused, refused_by_rules = sum(not shown[i] for i in covered), sum(flagged[i] for i in covered)
+            accepted = f"{accepted} ({accepted_by_rules}) of {len(uncovered)}"
+            refused = f"{refused} ({refused_by_rules}) of {len(covered)}"
+            print(f"{name + ', ' + (lang or 'both'):<20} {accepted:>24} {refused:>24}")
     return 0
