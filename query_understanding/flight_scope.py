@@ -80,11 +80,14 @@ def no_canadian_link(text: str) -> bool:
     air passengers does not reach a flight from Milan to Athens because the passenger lives in Toronto, and the page
     says so. Nor does a flight to Canada that went well link a flight between places abroad booked apart from it ("a
     separate ticket", "réservé à part"), unless a sentence telling the trouble names a Canadian place, airport or
-    carrier. A carrier that flies no route to or from Canada (Ryanair, Jetstar, Viva Aerobus...) is enough, with
-    nothing Canadian named: its flights are all abroad."""
+    carrier. A carrier that flies no route to or from Canada (Ryanair, Jetstar, Viva Aerobus...) is enough, when no
+    sentence naming it names a Canadian place, airport or carrier and no Canadian carrier or airport is named at all:
+    its flights are all abroad, and the passenger's home or Canada named elsewhere links none of them."""
     folded = RESIDENCE.sub(" ", fold(text))
     places, airports = _places_abroad(folded), _airports_abroad(text)
-    if NO_CANADA_CARRIER.search(text) and not _names_canadian_point(text, folded):
+    told_of = [s for s in sentences(text) if NO_CANADA_CARRIER.search(s)]
+    linked = CANADIAN_CARRIER.search(folded) or CANADIAN_AIRPORT_CODE.search(text)
+    if told_of and not linked and not any(_names_canadian_point(s, RESIDENCE.sub(" ", fold(s))) for s in told_of):
         return True
     if len(places) < 2 and len(airports) < 2 and not DOMESTIC_ABROAD.search(folded):  # "Heathrow (LHR)" is one
         return False

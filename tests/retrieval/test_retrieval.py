@@ -232,6 +232,21 @@ def test_a_carrier_flying_nowhere_in_canada_is_beyond_canadian_law_with_nothing_
     assert outside_coverage("Ryanair lost my bag on the way home to Toronto. What can I claim?") is None
 
 
+def test_a_carrier_abroad_named_beside_a_canadian_flight_s_trouble_links_nothing_away():
+    story = (
+        "Air Canada cancelled our YYZ to Halifax flight for the weather. My cousin got money from Ryanair last year "
+        "for less, so what are we owed?"
+    )
+    assert outside_coverage(story) is None
+
+
+def test_a_lounge_and_a_rental_suv_are_other_services():
+    lounge = "On time flight to Kelowna, but the airport lounge refused my card's free access. Who regulates that?"
+    assert outside_coverage(lounge) is Outcome.OTHER_SERVICE
+    rental = "We rented a compact SUV at the Calgary airport and the rental counter charged us $1,400 for a chip."
+    assert outside_coverage(rental) is Outcome.OTHER_SERVICE
+
+
 def test_a_flight_told_as_going_well_in_everyday_french_is_no_evidence_of_a_flight():
     parking = (
         "On est partis à Cuba avec Transat, ça a ben été, arrivés 20 min d'avance. Au retour, Park'N Fly m'a "
