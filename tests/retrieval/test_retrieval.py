@@ -240,6 +240,14 @@ def test_a_carrier_abroad_named_beside_a_canadian_flight_s_trouble_links_nothing
     assert outside_coverage(story) is None
 
 
+def test_a_home_in_a_town_the_gazetteer_lacks_links_no_flight_abroad():
+    story = (
+        "We live in Peterborough, Ontario. Air Canada to Atlanta went perfectly. A week later our separately booked "
+        "Delta flight from Atlanta to Orlando was cancelled and we drove. What are we owed?"
+    )
+    assert outside_coverage(story) is Outcome.NO_CANADIAN_LINK
+
+
 def test_a_lounge_and_a_rental_suv_are_other_services():
     lounge = "On time flight to Kelowna, but the airport lounge refused my card's free access. Who regulates that?"
     assert outside_coverage(lounge) is Outcome.OTHER_SERVICE
