@@ -26,6 +26,7 @@ from query_understanding.lexicon import (
     AIR_TRAVEL,
     ASKING,
     AT_AIRPORT,
+    CANADIAN_CARRIER,
     CANADIAN_RULES,
     CONTRAST,
     DISABILITY,
@@ -63,8 +64,10 @@ def outside_coverage(dialogue: str) -> Outcome | None:
     # every flight told went well and the trouble is with something else; not "Coming back, it was cancelled"
     if flights_went_well and not disability and (OTHER_SERVICE.search(text) or not disruption):
         return Outcome.OTHER_SERVICE
-    lived = " ".join(s for s in sentences(dialogue) if not _hopes_for_rules(s))  # what happened, not what was read
+    hoped = [sentence for sentence in sentences(dialogue) if _hopes_for_rules(sentence)]
+    lived = " ".join(sentence for sentence in sentences(dialogue) if sentence not in hoped)  # not what was read
     flight_words = [match.group(0) for match in AIR_TRAVEL.finditer(OTHER_SERVICE.sub(" ", fold(lived)))]
+    flight_words += CANADIAN_CARRIER.findall(fold(" ".join(hoped)))  # "does the APPR make WestJet pay?"
     if OTHER_MODE.search(text):  # a bag or a seat on a train is no flight
         flight_words = [word for word in flight_words if not ON_ANY_MODE.fullmatch(word)]
     if OTHER_SERVICE.search(text):  # the airport's parking lot, its exit gate; the CTA asked about an insurer

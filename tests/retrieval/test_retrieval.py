@@ -452,6 +452,7 @@ def test_a_french_question_is_read_by_the_english_model_only_to_its_first_128_to
         "Our Air Canada flight to Paris was on time. Coming back, it was cancelled and we waited two days. Owed?",
         "Le vol de Montréal est arrivé à l'heure. Mais ma valise est arrivée brisée, je peux réclamer?",
         "Our Porter flight to Ottawa was cancelled and we paid for a taxi to the hotel. Can I get that back?",
+        "We waited all night and paid for a hotel and a taxi. Does the APPR make WestJet pay?",
     ],
 )
 def test_a_flight_that_went_well_beside_a_trouble_is_still_covered(dialogue):
