@@ -14,12 +14,15 @@ marks the messages read to widen the rules (A's odd-numbered ones, all of B, C, 
 even-numbered ones, all of D and H) were never read, and they are the measure.
 
 Printed: messages not covered that show law (false acceptances) and covered messages shown nothing (false
-refusals), by the whole search and, in brackets, by the coverage rules alone (`retrieval.coverage.outside_coverage`).
+refusals), by the whole search and, in brackets, by the coverage rules alone (`retrieval.coverage.outside_coverage`);
+then how many of the question bank's entries, each a way passengers ask about a unit of law, the rules alone would
+refuse, by reason: short questions the law answers, so a rule that refuses more of them refuses passengers.
 """
 
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 from pathlib import Path
 
 from kb.jsonl import read_jsonl
@@ -50,4 +53,8 @@ def main(args: argparse.Namespace) -> int:
             accepted = f"{accepted} ({accepted_by_rules}) of {len(uncovered)}"
             refused = f"{refused} ({refused_by_rules}) of {len(covered)}"
             print(f"{name + ', ' + (lang or 'both'):<20} {accepted:>24} {refused:>24}")
+    bank = engine.knowledge_base.bank
+    reasons = Counter(str(outside_coverage(entry.text)) for entry in bank)
+    refused = ", ".join(f"{count} {reason}" for reason, count in reasons.most_common() if reason != "None")
+    print(f"question bank entries refused by the rules: {len(bank) - reasons['None']} of {len(bank)} ({refused})")
     return 0

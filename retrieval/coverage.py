@@ -26,6 +26,7 @@ from query_understanding.lexicon import (
     AIR_TRAVEL,
     ASKING,
     AT_AIRPORT,
+    CANADA,
     CANADIAN_CARRIER,
     CANADIAN_RULES,
     CONTRAST,
@@ -65,6 +66,7 @@ def outside_coverage(dialogue: str) -> Outcome | None:
     if flights_went_well and not disability and (OTHER_SERVICE.search(text) or not disruption):
         return Outcome.OTHER_SERVICE
     hoped = [sentence for sentence in sentences(dialogue) if _hopes_for_rules(sentence)]
+    hoped = hoped if len(hoped) < len(sentences(dialogue)) else []  # a lone question to the rules is the trouble told
     lived = " ".join(sentence for sentence in sentences(dialogue) if sentence not in hoped)  # not what was read
     flight_words = [match.group(0) for match in AIR_TRAVEL.finditer(OTHER_SERVICE.sub(" ", fold(lived)))]
     flight_words += CANADIAN_CARRIER.findall(fold(" ".join(hoped)))  # "does the APPR make WestJet pay?"
@@ -80,7 +82,9 @@ def outside_coverage(dialogue: str) -> Outcome | None:
     if not air_words and not routes and not disruption and not disability:
         return Outcome.NOT_AIR_TRAVEL
     # "that part went fine" may say it was booked apart; "I remember when Air Canada bumped my dad" links nothing
-    if no_canadian_link(dialogue) or no_canadian_link(told) or no_canadian_link(lived):
+    # a question that names Canada itself ("can I sue them here in Canada?") still says where the passenger is
+    linked = " ".join(s for s in sentences(dialogue) if s not in hoped or CANADA.search(fold(s)))
+    if no_canadian_link(dialogue) or no_canadian_link(told) or no_canadian_link(linked):
         return Outcome.NO_CANADIAN_LINK
     return None
 

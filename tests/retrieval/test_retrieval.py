@@ -453,6 +453,9 @@ def test_a_french_question_is_read_by_the_english_model_only_to_its_first_128_to
         "Le vol de Montréal est arrivé à l'heure. Mais ma valise est arrivée brisée, je peux réclamer?",
         "Our Porter flight to Ottawa was cancelled and we paid for a taxi to the hotel. Can I get that back?",
         "We waited all night and paid for a hotel and a taxi. Does the APPR make WestJet pay?",
+        "How much liability insurance must a Canadian airline have per passenger seat?",
+        "The signs at the security checkpoint were hard to read. Are there rules for CATSA signage?",
+        "I live in Toronto and flew to Delhi on a foreign airline. My bag was lost. Can I sue them here in Canada?",
     ],
 )
 def test_a_flight_that_went_well_beside_a_trouble_is_still_covered(dialogue):
