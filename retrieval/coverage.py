@@ -84,7 +84,7 @@ def outside_coverage(dialogue: str) -> Outcome | None:
     # "that part went fine" may say it was booked apart; "I remember when Air Canada bumped my dad" links nothing
     # a question that names Canada itself ("can I sue them here in Canada?") still says where the passenger is
     linked = " ".join(s for s in sentences(dialogue) if s not in hoped or CANADA.search(fold(s)))
-    if no_canadian_link(dialogue) or no_canadian_link(told) or no_canadian_link(linked):
+    if any(no_canadian_link(version) for version in dict.fromkeys((dialogue, told, linked))):  # each text once
         return Outcome.NO_CANADIAN_LINK
     return None
 
