@@ -130,6 +130,7 @@ ROUTE_OF_CODES_AMONG_WORDS = _pattern("route_of_codes_among_words")
 
 DISRUPTION = _pattern("disruption")
 UNEVENTFUL_FLIGHT = _pattern("uneventful_flight")
+WENT_WELL = _pattern("went_well")
 CONTRAST = _pattern("contrast")
 DISRUPTION_CAUSE = _pattern("disruption_cause", re.IGNORECASE)
 

@@ -43,6 +43,7 @@ from query_understanding.lexicon import (
     RULES_HOPED_FOR,
     STAY_AND_RIDE,
     UNEVENTFUL_FLIGHT,
+    WENT_WELL,
     families,
 )
 from query_understanding.segments import looks_like_question, sentences
@@ -93,12 +94,14 @@ def _without_uneventful_flights(dialogue: str) -> str:
     """The dialogue without its clauses saying that a flight went well, unless they tell a trouble too: "We flew
     WestJet to Miami for the cruise, no issues there" names a Canadian carrier and a flight, and says neither is
     what the passenger asks about; in "Flew Air Canada to Cancún, no issues there, but the resort was a disaster",
-    only what follows "but" is kept. "Aucun retard" says the flight went well, not that it was late."""
+    only what follows "but" is kept. "Aucun retard" says the flight went well, not that it was late, and so does a
+    clause naming a flight with "impeccable" or "comme sur des roulettes" and no trouble."""
     kept = []
     for sentence in sentences(dialogue):
         for clause in _CONTRAST_CLAUSE.split(sentence):
             folded = fold(clause)
-            if not UNEVENTFUL_FLIGHT.search(folded) or DISRUPTION.search(UNEVENTFUL_FLIGHT.sub(" ", folded)):
+            uneventful = UNEVENTFUL_FLIGHT.search(folded) or (AIR_TRAVEL.search(folded) and WENT_WELL.search(folded))
+            if not uneventful or DISRUPTION.search(WENT_WELL.sub(" ", UNEVENTFUL_FLIGHT.sub(" ", folded))):
                 kept.append(clause.strip())
     return " ".join(part for part in kept if part)
 
