@@ -206,46 +206,23 @@ def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_c
     assert outside_coverage(dialogue) is Outcome.OTHER_SERVICE
 
 
-def test_a_remembered_canadian_bump_links_no_foreign_flight_to_canada():
-    dialogue = (
+@pytest.mark.parametrize(
+    "dialogue",
+    [
         "Booked a separate easyJet ticket from Paris to Nice and it was cancelled. I remember when Air Canada bumped "
-        "my dad and he got money. Can I claim?"
-    )
-    assert outside_coverage(dialogue) is Outcome.NO_CANADIAN_LINK
-
-
-def test_a_flight_abroad_links_to_canada_through_neither_an_address_nor_a_question_about_the_rules():
-    dialogue = (
+        "my dad and he got money. Can I claim?",
         "Our Frontier flight from Denver to Austin was cancelled and we drove instead. I booked it with my Calgary "
-        "address. Since we flew WestJet down in the first place, do the Canadian rules cover this?"
-    )
-    assert outside_coverage(dialogue) is Outcome.NO_CANADIAN_LINK
-    assert outside_coverage("Our WestJet flight from Calgary to Denver was cancelled. Do the rules cover it?") is None
-
-
-def test_a_carrier_flying_nowhere_in_canada_is_beyond_canadian_law_with_nothing_canadian_named():
-    assert outside_coverage("Jetstar cancelled my flight to Cairns and I slept in the terminal. Owed anything?") is (
-        Outcome.NO_CANADIAN_LINK
-    )
-    news = "A Winnipeg teacher says Wizz Air cancelled her flight from Budapest to Rome with a day's notice."
-    assert outside_coverage(news) is Outcome.NO_CANADIAN_LINK
-    assert outside_coverage("Ryanair lost my bag on the way home to Toronto. What can I claim?") is None
-
-
-def test_a_carrier_abroad_named_beside_a_canadian_flight_s_trouble_links_nothing_away():
-    story = (
-        "Air Canada cancelled our YYZ to Halifax flight for the weather. My cousin got money from Ryanair last year "
-        "for less, so what are we owed?"
-    )
-    assert outside_coverage(story) is None
-
-
-def test_a_home_in_a_town_the_gazetteer_lacks_links_no_flight_abroad():
-    story = (
+        "address. Since we flew WestJet down in the first place, do the Canadian rules cover this?",
+        "Jetstar cancelled my flight to Cairns and I slept in the terminal. Owed anything?",
+        "A Winnipeg teacher says Wizz Air cancelled her flight from Budapest to Rome with a day's notice.",
         "We live in Peterborough, Ontario. Air Canada to Atlanta went perfectly. A week later our separately booked "
-        "Delta flight from Atlanta to Orlando was cancelled and we drove. What are we owed?"
-    )
-    assert outside_coverage(story) is Outcome.NO_CANADIAN_LINK
+        "Delta flight from Atlanta to Orlando was cancelled and we drove. What are we owed?",
+    ],
+)
+def test_a_flight_abroad_is_linked_to_canada_by_neither_home_nor_hearsay_nor_a_question_to_the_rules(dialogue):
+    """What the passenger remembers or asks of the rules, where they live, and a carrier that flies nowhere in Canada
+    do not bring a flight between places abroad under Canadian law."""
+    assert outside_coverage(dialogue) is Outcome.NO_CANADIAN_LINK
 
 
 def test_a_lounge_and_a_rental_suv_are_other_services():
@@ -456,6 +433,10 @@ def test_a_french_question_is_read_by_the_english_model_only_to_its_first_128_to
         "How much liability insurance must a Canadian airline have per passenger seat?",
         "The signs at the security checkpoint were hard to read. Are there rules for CATSA signage?",
         "I live in Toronto and flew to Delhi on a foreign airline. My bag was lost. Can I sue them here in Canada?",
+        "Our WestJet flight from Calgary to Denver was cancelled. Do the rules cover it?",
+        "Ryanair lost my bag on the way home to Toronto. What can I claim?",
+        "Air Canada cancelled our YYZ to Halifax flight for the weather. My cousin got money from Ryanair last year "
+        "for less, so what are we owed?",
     ],
 )
 def test_a_flight_that_went_well_beside_a_trouble_is_still_covered(dialogue):
