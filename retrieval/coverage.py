@@ -66,9 +66,10 @@ def outside_coverage(dialogue: str) -> Outcome | None:
     # every flight told went well and the trouble is with something else; not "Coming back, it was cancelled"
     if flights_went_well and not disability and (OTHER_SERVICE.search(text) or not disruption):
         return Outcome.OTHER_SERVICE
-    hoped = [sentence for sentence in sentences(dialogue) if _hopes_for_rules(sentence)]
-    hoped = hoped if len(hoped) < len(sentences(dialogue)) else []  # a lone question to the rules is the trouble told
-    lived = " ".join(sentence for sentence in sentences(dialogue) if sentence not in hoped)  # not what was read
+    said = sentences(dialogue)
+    hoped = [sentence for sentence in said if _hopes_for_rules(sentence)]
+    hoped = hoped if len(hoped) < len(said) else []  # a lone question to the rules is the trouble told
+    lived = " ".join(sentence for sentence in said if sentence not in hoped)  # what happened, not what was read
     flight_words = [match.group(0) for match in AIR_TRAVEL.finditer(OTHER_SERVICE.sub(" ", fold(lived)))]
     flight_words += CANADIAN_CARRIER.findall(fold(" ".join(hoped)))  # "does the APPR make WestJet pay?"
     if OTHER_MODE.search(text):  # a bag or a seat on a train is no flight
@@ -84,7 +85,7 @@ def outside_coverage(dialogue: str) -> Outcome | None:
         return Outcome.NOT_AIR_TRAVEL
     # "that part went fine" may say it was booked apart; "I remember when Air Canada bumped my dad" links nothing
     # a question that names Canada itself ("can I sue them here in Canada?") still says where the passenger is
-    linked = " ".join(s for s in sentences(dialogue) if s not in hoped or CANADA.search(fold(s)))
+    linked = " ".join(sentence for sentence in said if sentence not in hoped or CANADA.search(fold(sentence)))
     if any(no_canadian_link(version) for version in dict.fromkeys((dialogue, told, linked))):  # each text once
         return Outcome.NO_CANADIAN_LINK
     return None
@@ -113,4 +114,3 @@ def _hopes_for_rules(sentence: str) -> bool:
     folded = fold(sentence)
     asks = looks_like_question(sentence) or ASKING.search(folded)
     return bool(HEARSAY.search(folded) or (RULES_HOPED_FOR.search(folded) and asks))
-
