@@ -15,6 +15,7 @@ from foundation.text import detect_language, fold
 from query_understanding.lexicon import (
     AIRPORT_CODE,
     APART_FROM,
+    AUSTRALIA,
     CANADA,
     CANADIAN_AIRPORT_CODE,
     CANADIAN_CARRIER,
@@ -87,23 +88,27 @@ def no_canadian_link(text: str) -> bool:
     places, airports = _places_abroad(folded), _airports_abroad(text)
     told_of = [s for s in sentences(text) if NO_CANADA_CARRIER.search(s)]
     linked = CANADIAN_CARRIER.search(folded) or CANADIAN_AIRPORT_CODE.search(text)
-    if told_of and not linked and not any(_names_canadian_point(s, RESIDENCE.sub(" ", fold(s))) for s in told_of):
+    named = (_names_canadian_point(s, RESIDENCE.sub(" ", fold(s)), folded) for s in told_of)
+    if told_of and not linked and not any(named):
         return True
     if len(places) < 2 and len(airports) < 2 and not DOMESTIC_ABROAD.search(folded):  # "Heathrow (LHR)" is one
         return False
     if SEPARATE_BOOKING.search(folded) and not any(_tells_canadian_trouble(s) for s in sentences(text)):
         return True
-    return not _names_canadian_point(text, folded)
+    return not _names_canadian_point(text, folded, folded)
 
 
-def _names_canadian_point(text: str, folded: str) -> bool:
+def _names_canadian_point(text: str, folded: str, context: str) -> bool:
     """Whether a text (and its folded form, without where the passenger lives) names a Canadian carrier, Canada, or
-    a Canadian airport or place ("London" with Heathrow or the UK is London, England)."""
+    a Canadian airport or place: "London" with Heathrow or the UK in its `context` (the folded message) is London,
+    England, and "Sydney" with Australia or Qantas is Sydney, Australia."""
     if CANADIAN_CARRIER.search(folded) or CANADA.search(folded) or CANADIAN_AIRPORT_CODE.search(text):
         return True
     canadian_places = {match.group(0) for match in CANADIAN_PLACE.finditer(folded)}
-    if UK_LONDON.search(folded):
+    if UK_LONDON.search(context):
         canadian_places -= {"london"}
+    if AUSTRALIA.search(context):
+        canadian_places -= {"sydney"}
     return bool(canadian_places)
 
 

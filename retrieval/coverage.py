@@ -29,6 +29,7 @@ from query_understanding.lexicon import (
     CANADA,
     CANADIAN_CARRIER,
     CANADIAN_RULES,
+    CARRIER,
     CONTRAST,
     DISABILITY,
     DISRUPTION,
@@ -51,6 +52,9 @@ from retrieval.outcome import Outcome
 
 # where a sentence turns ("no issues there, but the resort..."): each side is weighed apart
 _CONTRAST_CLAUSE = re.compile(f"(?={CONTRAST.pattern})", re.IGNORECASE)
+# folded: a flight named, and a flight the passenger cancelled themselves
+_FLIGHT = re.compile(r"\b(?:flights?|vols?)\b")
+_CANCELLED_BY_PASSENGER = re.compile(r"\b(?:i|we) (?:had to )?cancel|\b(?:j'ai|on a|nous avons) (?:du )?annule")
 
 
 def outside_coverage(dialogue: str) -> Outcome | None:
@@ -72,12 +76,14 @@ def outside_coverage(dialogue: str) -> Outcome | None:
     lived = " ".join(sentence for sentence in said if sentence not in hoped)  # what happened, not what was read
     flight_words = [match.group(0) for match in AIR_TRAVEL.finditer(OTHER_SERVICE.sub(" ", fold(lived)))]
     flight_words += CANADIAN_CARRIER.findall(fold(" ".join(hoped)))  # "does the APPR make WestJet pay?"
+    flight_words += [name for name in CARRIER.findall(lived) if not CANADIAN_CARRIER.search(fold(name))]  # Air France
     if OTHER_MODE.search(text):  # a bag or a seat on a train is no flight
         flight_words = [word for word in flight_words if not ON_ANY_MODE.fullmatch(word)]
     if OTHER_SERVICE.search(text):  # the airport's parking lot, its exit gate; the CTA asked about an insurer
         flight_words = [w for w in flight_words if not (AT_AIRPORT.fullmatch(w) or CANADIAN_RULES.fullmatch(w))]
     other = len(OTHER_SERVICE.findall(text)) + (0 if air_words or routes else len(STAY_AND_RIDE.findall(text)))
-    if other > len(flight_words) + routes and not disability:
+    troubles = sum(_tells_flight_trouble(sentence) for sentence in sentences(lived))
+    if other > len(flight_words) + routes + 2 * troubles and not disability:
         return Outcome.OTHER_SERVICE
     if LOYALTY_PROGRAM.search(text) and EVENT_FAMILY not in families(dialogue) and not disability:
         return Outcome.OTHER_SERVICE  # points that expired: no law here governs a loyalty programme
@@ -114,3 +120,14 @@ def _hopes_for_rules(sentence: str) -> bool:
     folded = fold(sentence)
     asks = looks_like_question(sentence) or ASKING.search(folded)
     return bool(HEARSAY.search(folded) or (RULES_HOPED_FOR.search(folded) and asks))
+
+
+def _tells_flight_trouble(sentence: str) -> bool:
+    """Whether a sentence tells what happened to a flight, a delay, a cancellation or a denied boarding, and names
+    the flight or its carrier ("le vol Air France a eu 6 heures de retard"): weightier evidence than any one word.
+    Not a question, nor a flight the passenger cancelled ("which insurer pays for the flights I cancelled?")."""
+    folded = fold(sentence)
+    if looks_like_question(sentence) or _CANCELLED_BY_PASSENGER.search(folded):
+        return False
+    named = CARRIER.search(sentence) or _FLIGHT.search(folded)
+    return bool(named) and EVENT_FAMILY in families(sentence)

@@ -217,6 +217,7 @@ def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_c
         "A Winnipeg teacher says Wizz Air cancelled her flight from Budapest to Rome with a day's notice.",
         "We live in Peterborough, Ontario. Air Canada to Atlanta went perfectly. A week later our separately booked "
         "Delta flight from Atlanta to Orlando was cancelled and we drove. What are we owed?",
+        "Visiting my sister in Wagga Wagga, the Rex flight from Sydney got cancelled and we drove five hours. Owed?",
     ],
 )
 def test_a_flight_abroad_is_linked_to_canada_by_neither_home_nor_hearsay_nor_a_question_to_the_rules(dialogue):
@@ -437,6 +438,8 @@ def test_a_french_question_is_read_by_the_english_model_only_to_its_first_128_to
         "Ryanair lost my bag on the way home to Toronto. What can I claim?",
         "Air Canada cancelled our YYZ to Halifax flight for the weather. My cousin got money from Ryanair last year "
         "for less, so what are we owed?",
+        "Le train de Rennes à Paris était en retard. Puis le vol Air France Paris–Montréal a eu 6 heures de retard et "
+        "j'ai payé un taxi, les navettes ne roulaient plus. Le règlement canadien s'applique-t-il?",
     ],
 )
 def test_a_flight_that_went_well_beside_a_trouble_is_still_covered(dialogue):
