@@ -49,13 +49,15 @@ def main(args: argparse.Namespace) -> int:
             rows = [r for r in records if (read is None or r.get("read") == read) and lang in (None, r["lang"])]
             uncovered = [r["id"] for r in rows if not r["covered"]]
             covered = [r["id"] for r in rows if r["covered"]]
-            accepted, accepted_by_rules = sum(shown[i] for i in uncovered), sum(not flagged[i] for i in uncovered)
-            refused, refused_by_rules = sum(not shown[i] for i in covered), sum(flagged[i] for i in covered)
-            accepted = f"{accepted} ({accepted_by_rules}) of {len(uncovered)}"
-            refused = f"{refused} ({refused_by_rules}) of {len(covered)}"
+            accepted = _count(sum(shown[i] for i in uncovered), sum(not flagged[i] for i in uncovered), uncovered)
+            refused = _count(sum(not shown[i] for i in covered), sum(flagged[i] for i in covered), covered)
             print(f"{name + ', ' + (lang or 'both'):<20} {accepted:>24} {refused:>24}")
     bank = engine.knowledge_base.bank
     reasons = Counter(str(outside_coverage(entry.text)) for entry in bank)
-    refused = ", ".join(f"{count} {reason}" for reason, count in reasons.most_common() if reason != "None")
-    print(f"question bank entries refused by the rules: {len(bank) - reasons['None']} of {len(bank)} ({refused})")
+    why = ", ".join(f"{count} {reason}" for reason, count in reasons.most_common() if reason != "None")
+    print(f"question bank entries refused by the rules: {len(bank) - reasons['None']} of {len(bank)} ({why})")
     return 0
+
+
+def _count(by_search: int, by_rules: int, ids: list[str]) -> str:
+    return f"{by_search} ({by_rules}) of {len(ids)}"

@@ -118,8 +118,9 @@ def _hopes_for_rules(sentence: str) -> bool:
     the APPR cover a car rental at the airport?", "my sister says there's a Canadian law..."): the flights it names
     are the law's, no evidence that the trouble was a flight."""
     folded = fold(sentence)
+    law = CANADIAN_RULES.search(CANADIAN_CARRIER.sub(" ", folded)) or RULES_HOPED_FOR.search(folded)  # not Air Canada
     asks = looks_like_question(sentence) or ASKING.search(folded)
-    return bool(HEARSAY.search(folded) or (RULES_HOPED_FOR.search(folded) and asks))
+    return bool(HEARSAY.search(folded) or (law and asks))
 
 
 def _tells_flight_trouble(sentence: str) -> bool:
