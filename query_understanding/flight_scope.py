@@ -86,14 +86,15 @@ def no_canadian_link(text: str) -> bool:
     its flights are all abroad, and the passenger's home or Canada named elsewhere links none of them."""
     folded = RESIDENCE.sub(" ", fold(text))
     places, airports = _places_abroad(folded), _airports_abroad(text)
-    told_of = [s for s in sentences(text) if NO_CANADA_CARRIER.search(s)]
+    said = sentences(text)
+    told_of = [s for s in said if NO_CANADA_CARRIER.search(s)]
     linked = CANADIAN_CARRIER.search(folded) or CANADIAN_AIRPORT_CODE.search(text)
     named = (_names_canadian_point(s, RESIDENCE.sub(" ", fold(s)), folded) for s in told_of)
     if told_of and not linked and not any(named):
         return True
     if len(places) < 2 and len(airports) < 2 and not DOMESTIC_ABROAD.search(folded):  # "Heathrow (LHR)" is one
         return False
-    if SEPARATE_BOOKING.search(folded) and not any(_tells_canadian_trouble(s) for s in sentences(text)):
+    if SEPARATE_BOOKING.search(folded) and not any(_tells_canadian_trouble(s) for s in said):
         return True
     return not _names_canadian_point(text, folded, folded)
 

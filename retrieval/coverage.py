@@ -82,7 +82,7 @@ def outside_coverage(dialogue: str) -> Outcome | None:
     if OTHER_SERVICE.search(text):  # the airport's parking lot, its exit gate; the CTA asked about an insurer
         flight_words = [w for w in flight_words if not (AT_AIRPORT.fullmatch(w) or CANADIAN_RULES.fullmatch(w))]
     other = len(OTHER_SERVICE.findall(text)) + (0 if air_words or routes else len(STAY_AND_RIDE.findall(text)))
-    troubles = sum(_tells_flight_trouble(sentence) for sentence in sentences(lived))
+    troubles = sum(_tells_flight_trouble(sentence) for sentence in said if sentence not in hoped)
     if other > len(flight_words) + routes + 2 * troubles and not disability:
         return Outcome.OTHER_SERVICE
     if LOYALTY_PROGRAM.search(text) and EVENT_FAMILY not in families(dialogue) and not disability:
