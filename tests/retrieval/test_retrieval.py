@@ -310,6 +310,34 @@ def test_a_unit_is_shown_once_and_later_questions_point_to_it(engine):
         assert {(h.passage.doc, h.passage.unit) for h in question.shown_above} <= set(shown)
 
 
+class CountingCollection:
+    """A Chroma collection that counts its queries and answers them itself."""
+
+    def __init__(self, collection):
+        self.collection = collection
+        self.queries = 0
+
+    def query(self, **request):
+        self.queries += 1
+        return self.collection.query(**request)
+
+
+def test_a_message_s_questions_share_one_dense_search(engine):
+    story = (
+        "Flair flight from Edmonton to Toronto cancelled the night before, they said a crew problem, and when we "
+        "finally landed two days later my daughter's car seat came off the belt with a cracked base. "
+        "What do we get for the cancellation? And who pays for the car seat?"
+    )
+    counting = CountingCollection(engine.passage_dense.collection)
+    engine.passage_dense.collection, real = counting, engine.passage_dense.collection
+    try:
+        result = search_dialogue([story], engine, llm_config=None)
+    finally:
+        engine.passage_dense.collection = real
+    assert len(result.results) == 2 and all(question.hits for question in result.results)
+    assert counting.queries == 1  # one vector, the story's, searched once for both questions
+
+
 def test_french_questions_get_multilingual_evidence_and_english_ones_do_not(engine):
     question = "Mon fauteuil roulant électrique a été brisé pendant le vol. Que doit faire la compagnie aérienne?"
     evidence = engine.evidence(question, "fr")
