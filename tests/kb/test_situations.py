@@ -235,6 +235,8 @@ def test_a_bad_file_is_refused_with_a_reason(data):
         ("Weather was perfect all week; the flight home was delayed six hours", "disruption-outside-control"),
         ("Lost a night at our B&B, and my bag came with us fine", "bag-lost"),
         ("On a perdu une journée de vacances, mes valises étaient correctes", "bag-lost"),
+        ("Bought this suitcase last year and it came off the belt with a cracked shell", "old-claim"),
+        ("Ma valise achetée l'an dernier est arrivée fendue", "old-claim"),
     ],
 )
 def test_what_only_resembles_a_situation_does_not_tell_it(text, situation):
@@ -262,6 +264,23 @@ def test_the_conventions_delay_article_holds_only_for_an_international_flight():
     for reach, holds in (("international", True), ("domestic", False), (None, False)):
         held = {found.id for found in load_situations().holding(story, reach=reach)}
         assert ("delay-damages-expenses" in held) is holds
+
+
+@pytest.mark.parametrize(
+    ("story", "holds"),
+    [
+        ("Our flight to Cancun for my sister's wedding was delayed 9 hours", False),
+        ("Vol pour Punta Cana retardé de 8 heures, on allait dans un tout-inclus, frais de bagages en plus", False),
+        ("The 9 hour delay meant we missed the wedding in Cancun", True),
+        ("Retard de 6 heures à Cancún, on a manqué le transfert privé", True),
+        ("We lost two nights of the resort we had prepaid because of the delay", True),
+    ],
+)
+def test_the_conventions_delay_article_needs_a_loss_not_the_trips_purpose(story, holds):
+    """Art. 19 is for damage a delay caused: a missed wedding or a night paid for and lost, not a wedding or a resort
+    that was only where the passenger was going, nor fees paid for something else."""
+    held = {found.id for found in load_situations().holding(story, reach="international")}
+    assert ("delay-damages-expenses" in held) is holds
 
 
 def test_a_named_piece_is_spelled_once_and_regex_counts_stay():
