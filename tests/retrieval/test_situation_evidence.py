@@ -24,6 +24,15 @@ def test_without_a_money_ask_the_obligation_comes_before_the_table():
     assert shares[S12] == 1.0 and shares[S19] < 1.0
 
 
+def test_a_damaged_wheelchair_engages_its_repair_and_return_before_its_carriage():
+    """Accepting a mobility aid as priority baggage (s. 40) is seldom what a passenger's story disputes; what the
+    carrier owes when it comes back damaged or late (s. 61, s. 41) is."""
+    story = "My power wheelchair came off the plane in Calgary with a bent frame and a cracked joystick"
+    shares = situation_shares(load_situations(), story, "What does the airline have to do?")
+    s40, s41, s61 = (UnitId("SOR-2019-244", unit) for unit in ("s40", "s41", "s61"))
+    assert shares[s61] > shares[s41] > shares[s40]
+
+
 def test_a_lifted_unit_passes_its_neighbours():
     ranked = [(UnitId("SOR-2019-150", "s11"), 1.0), (S12, 0.8), (S19, 0.2)]
     lifted = with_situations(ranked, {S12: 1.0, S19: 0.5}, 0.5)
