@@ -49,7 +49,7 @@ def test_nothing_weak_is_shown(engine):
 
 
 def test_after_the_first_passage_none_the_ranker_finds_unlikely(engine):
-    question = "My wheelchair was damaged on the flight"
+    question = "The airline lost my wheelchair"
     evidence = engine.evidence(question, "en")
     shown = engine.rank(evidence, question)
     every = engine.rank(evidence, question, weights=replace(engine.weights, min_likelihood=0.0))
