@@ -29,11 +29,13 @@ from query_understanding.lexicon import (
     CANADA,
     CANADIAN_CARRIER,
     CANADIAN_RULES,
+    CANCELLED_BY_PASSENGER,
     CARRIER,
     CONTRAST,
     DISABILITY,
     DISRUPTION,
     EVENT_FAMILY,
+    FLIGHT_NAMED,
     FOREIGN_REGIME,
     HEARSAY,
     LOYALTY_PROGRAM,
@@ -52,9 +54,6 @@ from retrieval.outcome import Outcome
 
 # where a sentence turns ("no issues there, but the resort..."): each side is weighed apart
 _CONTRAST_CLAUSE = re.compile(f"(?={CONTRAST.pattern})", re.IGNORECASE)
-# folded: a flight named, and a flight the passenger cancelled themselves
-_FLIGHT = re.compile(r"\b(?:flights?|vols?)\b")
-_CANCELLED_BY_PASSENGER = re.compile(r"\b(?:i|we) (?:had to )?cancel|\b(?:j'ai|on a|nous avons) (?:du )?annule")
 
 
 def outside_coverage(dialogue: str) -> Outcome | None:
@@ -128,7 +127,7 @@ def _tells_flight_trouble(sentence: str) -> bool:
     the flight or its carrier ("le vol Air France a eu 6 heures de retard"): weightier evidence than any one word.
     Not a question, nor a flight the passenger cancelled ("which insurer pays for the flights I cancelled?")."""
     folded = fold(sentence)
-    if looks_like_question(sentence) or _CANCELLED_BY_PASSENGER.search(folded):
+    if looks_like_question(sentence) or CANCELLED_BY_PASSENGER.search(folded):
         return False
-    named = CARRIER.search(sentence) or _FLIGHT.search(folded)
+    named = CARRIER.search(sentence) or FLIGHT_NAMED.search(folded)
     return bool(named) and EVENT_FAMILY in families(sentence)
