@@ -81,9 +81,10 @@ def outside_coverage(dialogue: str) -> Outcome | None:
     if OTHER_SERVICE.search(text):  # the airport's parking lot, its exit gate; the CTA asked about an insurer
         flight_words = [w for w in flight_words if not (AT_AIRPORT.fullmatch(w) or CANADIAN_RULES.fullmatch(w))]
     other = len(OTHER_SERVICE.findall(text)) + (0 if air_words or routes else len(STAY_AND_RIDE.findall(text)))
-    troubles = sum(_tells_flight_trouble(sentence) for sentence in said if sentence not in hoped)
-    if other > len(flight_words) + routes + 2 * troubles and not disability:
-        return Outcome.OTHER_SERVICE
+    if other > len(flight_words) + routes and not disability:  # a flight's own trouble told weighs as two words more
+        troubles = sum(_tells_flight_trouble(sentence) for sentence in said if sentence not in hoped)
+        if other > len(flight_words) + routes + 2 * troubles:
+            return Outcome.OTHER_SERVICE
     if LOYALTY_PROGRAM.search(text) and EVENT_FAMILY not in families(dialogue) and not disability:
         return Outcome.OTHER_SERVICE  # points that expired: no law here governs a loyalty programme
     if not air_words and not routes and not disruption and not disability:
