@@ -22,10 +22,19 @@ _QUESTION_START = re.compile(
 )
 # "When we landed, ...", "Where we sat ...": a clause of time or place that tells, unless it ends with "?".
 _TELLS_WHEN = re.compile(
-    r"^(?:when|where|while|once|quand|lorsque)\s+(?:we|i|they|he|she|it|my|our|the|on|nous|je|ils)\b", re.I
+    r"^(?:(?:when|where|while|once|quand|lorsque)\s+(?:we|i|they|he|she|it|my|our|the|on|nous|je|ils|elle|y)\b"
+    r"|(?:quand|lorsque)\s+j'|lorsqu'(?:on|il|elle|ils)\b)",
+    re.I,
 )
 _REFERS_BACK = re.compile(
     r"\b(?:it|that|this|those|these|them|ça|cela|ceci)\b|\b(?:la|le|les|y|en)\s+\w+(?:er|ir|re)\b|\bl'\w+(?:er|ir)\b",
+    re.IGNORECASE,
+)
+# "My questions: is it on me to prove it?": a label before the asks, which says nothing itself
+_ASK_LABEL = re.compile(
+    r"^(?:(?:so|anyway|bref|donc|bon|ok(?:ay)?)\W+)?"
+    r"(?:(?:my|mes|ma|our|nos|a few|few|quick|two|three|deux|trois|[23])\s+)*"
+    r"questions?\s*(?:(?:is|are)\s*)?:\s*(?=\S)",
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"'”»)]*\s+|\s*\n+\s*")
@@ -66,7 +75,7 @@ def refers_back(text: str) -> bool:
 def segments(text: str) -> list[Segment]:
     found: list[Segment] = []
     for enumerated, chunk in _enumerated_chunks(text):
-        for position, sentence in enumerate(sentences(chunk)):
+        for position, sentence in enumerate(_ASK_LABEL.sub("", s) for s in sentences(chunk)):
             if enumerated and position == 0:
                 found.append(Segment(sentence, sentence, asks=True, enumerated=True))
             else:

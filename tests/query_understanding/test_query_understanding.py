@@ -253,3 +253,14 @@ def test_asks_that_read_as_no_question_together_are_asked_one_by_one_never_as_a_
     assert any(question.startswith("Is it too late for the cancellation compensation") for question in questions)
     assert any(question.startswith("What are my rights (") and "suitcase" in question for question in questions)
     assert all(rule_broken(question, story) is None for question in questions)
+
+
+def test_a_label_before_the_asks_and_a_clause_telling_when_are_not_the_question():
+    story = (
+        "Notre vol Pascan de Sept-Îles a été annulé la veille, soi-disant pour une question d'équipage. Quand j'ai "
+        "appelé pour savoir pourquoi, l'agent m'a juste lu un texte. Mes questions: c'est-tu à eux de prouver la "
+        "raison? Pis le taxi pour retourner chez nous, y doivent-tu le payer?"
+    )
+    (question,) = offline(story).questions
+    assert question.startswith("C'est-tu à eux de prouver")
+    assert "Mes questions" not in question and "Quand j'ai appelé" not in question
