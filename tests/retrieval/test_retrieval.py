@@ -198,6 +198,8 @@ def test_a_duty_free_shop_is_another_service():
         "Le vol avec Sunwing était correct, aucun retard. Mais la croisière a sauté deux escales. On a droit à quoi?",
         "My insurer refused my claim for the clinic bill after I slipped at the hotel. My cousin says there's a "
         "Canadian law for travellers. Does it cover this?",
+        "Booked a WestJet package to Jamaica. Both flights were on time, no problem. But the hotel was overbooked and "
+        "they sent us to another one for four nights. Can I complain to the CTA?",
     ],
 )
 def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_covered(dialogue):
@@ -218,6 +220,8 @@ def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_c
         "We live in Peterborough, Ontario. Air Canada to Atlanta went perfectly. A week later our separately booked "
         "Delta flight from Atlanta to Orlando was cancelled and we drove. What are we owed?",
         "Visiting my sister in Wagga Wagga, the Rex flight from Sydney got cancelled and we drove five hours. Owed?",
+        "From Regina. Air Canada got us to Lisbon. Then we bought a TAP flight from Lisbon to Porto on its own, and "
+        "it was cancelled. Does the Canadian agency help?",
     ],
 )
 def test_a_flight_abroad_is_linked_to_canada_by_neither_home_nor_hearsay_nor_a_question_to_the_rules(dialogue):
@@ -496,3 +500,15 @@ def test_a_message_with_several_questions_is_encoded_once(engine, monkeypatch):
     counting.encoded.clear()
     search_dialogue(["How much do I get for a 5 hour delay caused by crew scheduling?"], engine)
     assert len(counting.encoded) == 1
+
+
+@pytest.mark.parametrize(
+    "dialogue",
+    [
+        "Our Sunwing package flight to Cancun was delayed 9 hours for crew, and we lost a night at the resort. Owed?",
+        "The hotel was overbooked because our WestJet flight got cancelled and we got in a day late. Hotel night back?",
+        "I booked the return flight on its own with Air Canada from Toronto to Paris and it was cancelled. Owed?",
+    ],
+)
+def test_a_package_s_flight_an_overbooked_hotel_after_a_cancellation_and_a_flight_booked_alone_are_covered(dialogue):
+    assert outside_coverage(dialogue) is None
