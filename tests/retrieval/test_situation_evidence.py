@@ -98,3 +98,11 @@ def test_where_the_flight_went_picks_the_tariff_rules_that_govern_it():
     assert either[S110] == 1.0 and either[S67] < 1.0  # unknown: every unit, in the file's order
     assert domestic[S67] == 1.0 and S110 not in domestic
     assert international[S110] == 1.0 and S67 not in international
+
+
+def test_a_mobility_aid_s_special_declaration_belongs_to_international_flights_only():
+    s62 = UnitId("SOR-2019-244", "s62")  # "on an international service"
+    ask = "They broke my power wheelchair in the hold, what do they owe me?"
+    assert s62 in situation_shares(load_situations(), ask, ask)
+    assert s62 in situation_shares(load_situations(), ask, ask, reach="international")
+    assert s62 not in situation_shares(load_situations(), ask, ask, reach="domestic")
