@@ -17,7 +17,8 @@ _QUESTION_START = re.compile(
     r"|comment|quel(?:le)?s?|quand|où|qui|pourquoi|combien|est-ce|qu'est-ce|que|à quel(?:le)?s?|jusqu'à quand"
     r"|\w+-t?-?(?:je|tu|il|elle|on|nous|vous|ils|elles))\b"
     r"|^(?:i|we)(?:'d| would)? (?:like|want|need) to know\b|^(?:i'm |i am |just )?wondering\b"
-    r"|^(?:please )?(?:tell|explain)\b|^(?:j'aimerais|je voudrais) savoir\b|^je me demande\b",
+    r"|^(?:please )?(?:tell|explain)\b|^(?:j'aimerais|je voudrais|je veux|on veut|nous voulons) savoir\b"
+    r"|^je me demande\b",
     re.IGNORECASE,
 )
 # "When we landed, ...", "Where we sat ...": a clause of time or place that tells, unless it ends with "?".

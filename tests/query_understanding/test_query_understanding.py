@@ -264,3 +264,13 @@ def test_a_label_before_the_asks_and_a_clause_telling_when_are_not_the_question(
     (question,) = offline(story).questions
     assert question.startswith("C'est-tu à eux de prouver")
     assert "Mes questions" not in question and "Quand j'ai appelé" not in question
+
+
+def test_je_veux_savoir_asks_like_i_want_to_know():
+    story = (
+        "Notre vol WestJet de Calgary à Halifax a été annulé la veille, manque de pilotes, pis on est arrivés le "
+        "surlendemain avec les deux enfants, après une nuit à l'hôtel de l'aéroport payée de nos poches. Je veux "
+        "savoir combien ils nous doivent pour le retard."
+    )
+    (question,) = offline(story).questions
+    assert question.startswith("Je veux savoir combien ils nous doivent")
