@@ -74,6 +74,10 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("I asked for the seat refund in May, and they sit on the request without even answering", "claim-unanswered"),
         ("Turbulence threw me against the armrest and I cracked two ribs", "injury-on-board"),
         ("The flight was cancelled, first for ATC and now for crew, so which is it?", "cause-disputed"),
+        ("Cancelled for snow and rebooked four days later; they refused another airline", "rebooking-outside-control"),
+        ("Cancelled for fog, and I want a refund instead of their flight two days later", "refund-outside-control"),
+        ("Bumped, and all United gave us was a $500 travel certificate as compensation", "voucher-instead-of-money"),
+        ("They cancelled for crew, which sounds like their own planning problem to me", "cause-disputed"),
         ("On avait payé pour choisir nos sièges, pis le nouvel avion nous a séparés", "paid-service-not-received"),
         ("Bumped: they said we were late for check-in, though we checked in online", "denied-boarding-checkin"),
         ("My guide dog was turned away at the gate, and nothing in writing", "disability-refused"),
@@ -420,3 +424,14 @@ def test_food_and_a_hotel_are_what_the_carrier_owes_for_a_cause_within_its_contr
     assert "treatment-while-waiting" not in found("Delayed by a snowstorm, no hotel offered, can they do that?")
     assert "treatment-while-waiting" in found("Delayed for crew, no hotel offered, can they do that?")
     assert "treatment-while-waiting" in found("Delayed, not weather but crew, no hotel offered, can they do that?")
+
+
+def test_a_rebooking_or_refund_after_a_cause_outside_the_carrier_s_control_engages_s18_not_s17():
+    """APPR s. 17 arranges travel after a disruption within the carrier's control, s. 18 after one outside it."""
+    situations = load_situations()
+    weather = "Cancelled for the snowstorm and rebooked four days later; they refused another airline"
+    crew = "Cancelled for a crew shortage and rebooked four days later; they refused another airline"
+    assert {"rebooking-outside-control"} <= {found.id for found in situations.holding(weather)}
+    assert "rebooking" not in {found.id for found in situations.holding(weather)}
+    assert "rebooking" in {found.id for found in situations.holding(crew)}
+    assert "rebooking-outside-control" not in {found.id for found in situations.holding(crew)}

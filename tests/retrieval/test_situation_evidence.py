@@ -75,7 +75,7 @@ def test_a_situation_only_the_searched_question_carries_from_earlier_turns_count
 
 def test_the_facts_in_brackets_do_not_say_what_the_ask_asks_for():
     bag = "Then the bag came four days later."
-    ask = "Do we get anything for the strike (They rebooked us 2 days later, cancelled)?"
+    ask = "Do we get anything for the crew shortage (They rebooked us 2 days later, cancelled)?"
     shares = situation_shares(load_situations(), f"{ask} {bag}", ask, other_roles=0.5)
     assert shares[UnitId("SOR-2019-150", "s17")] < 1.0  # "rebooked" is the story's word, not the ask's
 
