@@ -79,6 +79,7 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("Bumped, and all United gave us was a $500 travel certificate as compensation", "voucher-instead-of-money"),
         ("They cancelled for crew, which sounds like their own planning problem to me", "cause-disputed"),
         ('Cancelled: is their own system crashing really "outside their control"?', "cause-disputed"),
+        ("Flair charged me a $65 fee that isn't in their tariff, can they do that?", "tariff-not-applied"),
         ("On avait payé pour choisir nos sièges, pis le nouvel avion nous a séparés", "paid-service-not-received"),
         ("Bumped: they said we were late for check-in, though we checked in online", "denied-boarding-checkin"),
         ("My guide dog was turned away at the gate, and nothing in writing", "disability-refused"),
