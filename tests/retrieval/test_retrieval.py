@@ -200,6 +200,8 @@ def test_a_duty_free_shop_is_another_service():
         "Canadian law for travellers. Does it cover this?",
         "Booked a WestJet package to Jamaica. Both flights were on time, no problem. But the hotel was overbooked and "
         "they sent us to another one for four nights. Can I complain to the CTA?",
+        "Our tour operator sold us Air Transat flights and a week at a resort in Holguín. The flights were right on "
+        "time, but the resort told us it was overbooked and moved us to a hotel for four nights. Can the Agency help?",
     ],
 )
 def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_covered(dialogue):
@@ -222,6 +224,8 @@ def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_c
         "Visiting my sister in Wagga Wagga, the Rex flight from Sydney got cancelled and we drove five hours. Owed?",
         "From Regina. Air Canada got us to Lisbon. Then we bought a TAP flight from Lisbon to Porto on its own, and "
         "it was cancelled. Does the Canadian agency help?",
+        "I'm a Halifax resident. In Spain I booked an Iberia flight from Madrid to Seville and paid from Canada with "
+        "my Canadian Visa. It was cancelled for crew. Can the Canadian agency order them to pay?",
     ],
 )
 def test_a_flight_abroad_is_linked_to_canada_by_neither_home_nor_hearsay_nor_a_question_to_the_rules(dialogue):
