@@ -202,6 +202,8 @@ def test_a_duty_free_shop_is_another_service():
         "they sent us to another one for four nights. Can I complain to the CTA?",
         "Our tour operator sold us Air Transat flights and a week at a resort in Holguín. The flights were right on "
         "time, but the resort told us it was overbooked and moved us to a hotel for four nights. Can the Agency help?",
+        "Flights both ways were on time. At the hotel our garden-view room was \"overbooked\" and they moved us, and "
+        "the transfer bus to the airport came two hours late. Can I complain to the Canadian Transportation Agency?",
     ],
 )
 def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_covered(dialogue):
@@ -226,6 +228,8 @@ def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_c
         "it was cancelled. Does the Canadian agency help?",
         "I'm a Halifax resident. In Spain I booked an Iberia flight from Madrid to Seville and paid from Canada with "
         "my Canadian Visa. It was cancelled for crew. Can the Canadian agency order them to pay?",
+        "We spend winters in Mazatlán and flew down on Air Canada. We took a separate side trip on Aeroméxico from "
+        "Mexico City to Mérida, delayed 8 hours. I've read it's $700 for 6-9 hours in Canada. Can we claim?",
     ],
 )
 def test_a_flight_abroad_is_linked_to_canada_by_neither_home_nor_hearsay_nor_a_question_to_the_rules(dialogue):
