@@ -204,6 +204,8 @@ def test_a_duty_free_shop_is_another_service():
         "time, but the resort told us it was overbooked and moved us to a hotel for four nights. Can the Agency help?",
         "Flights both ways were on time. At the hotel our garden-view room was \"overbooked\" and they moved us, and "
         "the transfer bus to the airport came two hours late. Can I complain to the Canadian Transportation Agency?",
+        "We're from Regina and did a Europe trip. Air Canada to London was great. Then the Eurostar to Paris was four "
+        "hours late because of a strike. Do the Canadian passenger rules give us anything?",
     ],
 )
 def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_covered(dialogue):
@@ -230,6 +232,10 @@ def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_c
         "my Canadian Visa. It was cancelled for crew. Can the Canadian agency order them to pay?",
         "We spend winters in Mazatlán and flew down on Air Canada. We took a separate side trip on Aeroméxico from "
         "Mexico City to Mérida, delayed 8 hours. I've read it's $700 for 6-9 hours in Canada. Can we claim?",
+        "On est de Sherbrooke. Notre vol intérieur en Italie avec ITA, Rome-Palerme, payé avec notre carte "
+        "canadienne, a été annulé. La loi canadienne nous protège-tu?",
+        "WestJet got us to Cancún fine. Then Viva Aerobus cancelled our Cancún to Mexico City flight that we bought "
+        "on their app. We're from Red Deer. What does Canadian law give us?",
     ],
 )
 def test_a_flight_abroad_is_linked_to_canada_by_neither_home_nor_hearsay_nor_a_question_to_the_rules(dialogue):
