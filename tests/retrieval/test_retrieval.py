@@ -206,6 +206,11 @@ def test_a_duty_free_shop_is_another_service():
         "the transfer bus to the airport came two hours late. Can I complain to the Canadian Transportation Agency?",
         "We're from Regina and did a Europe trip. Air Canada to London was great. Then the Eurostar to Paris was four "
         "hours late because of a strike. Do the Canadian passenger rules give us anything?",
+        "WestJet to Puerto Plata and back, both fine. The catamaran excursion we booked with a local tour company was "
+        "cancelled for a boat problem and they never refunded. Is there a Canadian agency for that?",
+        "Our flight home was on time. The park & fly lot near Pearson dented our car and won't pay. CTA help?",
+        "Landed at YYZ from Lima (flight fine, bags all came). Took an Uber home and left my camera bag in the back "
+        "seat. Is there a Canadian passenger rule for that?",
     ],
 )
 def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_covered(dialogue):
@@ -236,6 +241,10 @@ def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_c
         "canadienne, a été annulé. La loi canadienne nous protège-tu?",
         "WestJet got us to Cancún fine. Then Viva Aerobus cancelled our Cancún to Mexico City flight that we bought "
         "on their app. We're from Red Deer. What does Canadian law give us?",
+        "Air Canada got us to Lima fine. Then we took a LATAM flight from Lima to Cusco (domestic, booked there) and "
+        "my backpack came two days late. Does the Canadian baggage law apply?",
+        "Notre vol Avianca Bogotá-Cartagena, séparé de notre billet Air Canada, a eu 5 heures de retard. On a droit à "
+        "l'indemnité canadienne?",
     ],
 )
 def test_a_flight_abroad_is_linked_to_canada_by_neither_home_nor_hearsay_nor_a_question_to_the_rules(dialogue):
@@ -526,3 +535,19 @@ def test_a_message_with_several_questions_is_encoded_once(engine, monkeypatch):
 )
 def test_a_package_s_flight_an_overbooked_hotel_after_a_cancellation_and_a_flight_booked_alone_are_covered(dialogue):
     assert outside_coverage(dialogue) is None
+
+
+def test_points_that_expired_with_no_flight_cancelled_are_another_service():
+    points = (
+        "My Aeroplan points expired after 18 months without a flight. There was no flight cancelled or anything, "
+        "just the points. Can I complain to the CTA?"
+    )
+    assert outside_coverage(points) is Outcome.OTHER_SERVICE
+
+
+def test_en_train_de_is_no_train():
+    story = (
+        "Notre vol Sunwing Montréal-Cancún : ma valise est arrivée avec la roue arrachée. Chu en train de checker "
+        "combien de temps j'ai pour réclamer."
+    )
+    assert outside_coverage(story) is None
