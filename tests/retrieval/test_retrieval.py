@@ -535,6 +535,7 @@ def test_a_message_with_several_questions_is_encoded_once(engine, monkeypatch):
         "I booked the return flight on its own with Air Canada from Toronto to Paris and it was cancelled. Owed?",
         "Notre vol Sunwing Montréal-Cancún : ma valise est arrivée avec la roue arrachée. Chu en train de checker "
         "combien de temps j'ai pour réclamer.",  # "en train de" is no train
+        "Air Canada cancelled my Toronto flight. I got no delay compensation, only a voucher. Is that legal?",
     ],
 )
 def test_a_flight_s_trouble_told_beside_a_package_a_hotel_or_a_train_of_words_stays_covered(dialogue):
