@@ -213,6 +213,18 @@ def test_a_duty_free_shop_is_another_service():
         "Our flight home was on time. The park & fly lot near Pearson dented our car and won't pay. CTA help?",
         "Landed at YYZ from Lima (flight fine, bags all came). Took an Uber home and left my camera bag in the back "
         "seat. Is there a Canadian passenger rule for that?",
+        "Flew Porter to Halifax, smooth flight, everything good. The ferry to PEI was cancelled the next day for an "
+        "engine problem. Is there a passenger regulation for ferries like for planes?",
+        "Our flights to Orlando were rebooked by the airline without any trouble. But a storm closed the theme parks "
+        "for two days and Disney World won't refund the park tickets. Do Canadian rules help?",
+        "I ate at a restaurant past security at YUL before my flight to Calgary, which was fine. Food poisoning for "
+        "two days. Is the airline or the airport responsible under the passenger rules?",
+        "Le passeport est arrivé trop tard, Service Canada a jamais rappelé, j'ai manqué mon voyage. La compagnie "
+        "aérienne m'a remboursé les taxes, correct. Mais l'Airbnb pis mes billets de spectacle? Y a-tu une loi?",
+        "J'ai loué une auto à Punta Cana, le vol de Québec était à l'heure. Au comptoir ils m'ont forcé à prendre leur "
+        "assurance à 40 $ par jour. Les règles canadiennes pour les voyageurs aériens couvrent ça?",
+        "Les vols étaient prévus normalement, rien n'a été changé par la compagnie. On a annulé parce que mon chum "
+        "est tombé malade et l'assurance voyage refuse de payer. L'Office des transports peut-tu les obliger?",
     ],
 )
 def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_covered(dialogue):
@@ -247,6 +259,8 @@ def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_c
         "my backpack came two days late. Does the Canadian baggage law apply?",
         "Notre vol Avianca Bogotá-Cartagena, séparé de notre billet Air Canada, a eu 5 heures de retard. On a droit à "
         "l'indemnité canadienne?",
+        "I'm from Winnipeg but live in Seoul now. My Korean Air flight from Seoul to Jeju lost my bag for two days. I "
+        "thought Canada had passenger rules on delayed bags. Do they reach this domestic Korean flight?",
     ],
 )
 def test_a_flight_abroad_is_linked_to_canada_by_neither_home_nor_hearsay_nor_a_question_to_the_rules(dialogue):
