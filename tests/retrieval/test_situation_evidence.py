@@ -100,9 +100,10 @@ def test_where_the_flight_went_picks_the_tariff_rules_that_govern_it():
     assert international[S110] == 1.0 and S67 not in international
 
 
-def test_a_mobility_aid_s_special_declaration_belongs_to_international_flights_only():
-    s62 = UnitId("SOR-2019-244", "s62")  # "on an international service"
+def test_a_mobility_aid_s_special_declaration_and_the_limit_it_lifts_belong_to_international_flights_only():
+    s62 = UnitId("SOR-2019-244", "s62")  # "on an international service", "under Article 22(2) of the Montreal ..."
+    art22 = UnitId("C-26", "sch6-art22")
     ask = "They broke my power wheelchair in the hold, what do they owe me?"
-    assert s62 in situation_shares(load_situations(), ask, ask)
-    assert s62 in situation_shares(load_situations(), ask, ask, reach="international")
-    assert s62 not in situation_shares(load_situations(), ask, ask, reach="domestic")
+    assert {s62, art22} <= set(situation_shares(load_situations(), ask, ask))
+    assert {s62, art22} <= set(situation_shares(load_situations(), ask, ask, reach="international"))
+    assert not {s62, art22} & set(situation_shares(load_situations(), ask, ask, reach="domestic"))
