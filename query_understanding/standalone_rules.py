@@ -23,6 +23,8 @@ _POINTS_BACK = re.compile(
     r"|vol|réclamation|compagnie|transporteur)\b",
     re.IGNORECASE,
 )
+# "KLM says it's too late": a claim's timing, no delay of a flight told in the message itself.
+_TOO_LATE = re.compile(r"\btoo late\b", re.IGNORECASE)
 # "Separate question:", "another trip": the passenger says the history does not apply.
 _NEW_SUBJECT = re.compile(
     r"\b(?:separate|different|unrelated|new|other|another) (?:question|topic|trip|issue)\b"
@@ -43,7 +45,7 @@ def leans_on_history(message: str) -> bool:
         return False
     if strip_lead_in(message) != message or len(message.split()) <= _SHORT_FOLLOW_UP_WORDS:
         return True
-    names_an_issue = bool(families(message) - GENERIC_FAMILIES)
+    names_an_issue = bool(families(_TOO_LATE.sub(" ", message)) - GENERIC_FAMILIES)
     if carriers(message) and names_an_issue:
         return False
     return bool(_POINTS_BACK.search(message)) or not names_an_issue

@@ -200,6 +200,15 @@ def test_a_follow_up_opening_with_pis_or_update_leans_on_the_story(follow_up):
     assert "Air Canada" in make_standalone([story], follow_up)
 
 
+def test_a_carrier_calling_the_claim_too_late_leans_on_the_story_it_answers():
+    """"Too late" is the claim's timing, not a delay of the flight: the story of the cracked suitcase comes along."""
+    story = "Swiss flew me from Zurich to Montréal and my suitcase came out cracked. I wrote to them 9 days later."
+    follow_up = "Swiss now says my claim is too late, full stop. Is that right?"
+    assert leans_on_history(follow_up)
+    assert "suitcase" in make_standalone([story], follow_up)
+    assert not leans_on_history("Swiss now says the flight will be two hours late. Is that right?")
+
+
 @pytest.mark.parametrize(
     "message",
     [
