@@ -55,6 +55,7 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("She comes with me to help me eat and take my pills", "support-person"),
         ("I use a wheelchair and need a second seat to stretch my leg", "disability-extra-seat"),
         ("They refused to let my blind father board", "disability-refused"),
+        ("Flair emailed that the flight was cancelled because of \"schedule changes\"", "disruption-within-control"),
         ("They parked him in a wheelchair at the connection and nobody came back", "disability-left-waiting"),
         ("Ma mère en fauteuil roulant: personne l'attendait, on l'a laissée dans un coin", "disability-left-waiting"),
         ("Our business class seats were gone; the only seat left was in economy", "paid-service-not-received"),
