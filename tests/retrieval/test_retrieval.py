@@ -259,6 +259,8 @@ def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_c
         "my backpack came two days late. Does the Canadian baggage law apply?",
         "Notre vol Avianca Bogotá-Cartagena, séparé de notre billet Air Canada, a eu 5 heures de retard. On a droit à "
         "l'indemnité canadienne?",
+        "I'm from Halifax, backpacking in Europe: Vueling cancelled my Rome to Madrid flight. I bought it while at "
+        "home in Nova Scotia, and since I bought it in Canada, can I get the Canadian compensation from Vueling?",
         "I'm from Winnipeg but live in Seoul now. My Korean Air flight from Seoul to Jeju lost my bag for two days. I "
         "thought Canada had passenger rules on delayed bags. Do they reach this domestic Korean flight?",
     ],
