@@ -200,6 +200,16 @@ def test_a_follow_up_opening_with_pis_or_update_leans_on_the_story(follow_up):
     assert "Air Canada" in make_standalone([story], follow_up)
 
 
+def test_a_support_person_is_carried_into_a_follow_up_about_another_leg():
+    """The sentence saying who travels with the passenger, and why, tells the disability the follow-up turns on."""
+    story = (
+        "My dad has MS. We flew Air Canada Halifax to Calgary in May. He can't eat alone, so I travel with him as his "
+        "support person. Do I pay for my own seat next time?"
+    )
+    follow_up = "also what if we stop in Edmonton on the way home, same answer for each leg?"
+    assert "support person" in make_standalone([story], follow_up)
+
+
 def test_a_carrier_calling_the_claim_too_late_leans_on_the_story_it_answers():
     """"Too late" is the claim's timing, not a delay of the flight: the story of the cracked suitcase comes along."""
     story = "Swiss flew me from Zurich to Montréal and my suitcase came out cracked. I wrote to them 9 days later."
