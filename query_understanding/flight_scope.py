@@ -21,6 +21,7 @@ from query_understanding.lexicon import (
     CANADIAN_CARRIER,
     CANADIAN_PLACE,
     CANADIAN_RULES,
+    CARRIER,
     CONTRAST,
     DOMESTIC_ABROAD,
     DOMESTIC_WORDS,
@@ -92,9 +93,14 @@ def no_canadian_link(text: str) -> bool:
     named = (_names_canadian_point(s, RESIDENCE.sub(" ", fold(s)), folded) for s in told_of)
     if told_of and not linked and not any(named):
         return True
+    canadian_trouble = any(_tells_canadian_trouble(s, folded) for s in said)
     if len(places) < 2 and len(airports) < 2 and not DOMESTIC_ABROAD.search(folded):  # "Heathrow (LHR)" is one
-        return False
-    if SEPARATE_BOOKING.search(folded) and not any(_tells_canadian_trouble(s) for s in said):
+        # one place abroad is enough for a flight booked apart whose own sentence names its carrier and no
+        # Canadian point ("Air New Zealand Auckland to Queenstown, separate booking"), not for a hotel booked apart
+        apart = [s for s in said if SEPARATE_BOOKING.search(fold(s)) and CARRIER.search(s)]
+        alone = not any(_names_canadian_point(s, RESIDENCE.sub(" ", fold(s)), folded) for s in apart)
+        return bool((places or airports) and apart and alone and not canadian_trouble)
+    if SEPARATE_BOOKING.search(folded) and not canadian_trouble:
         return True
     return not _names_canadian_point(text, folded, folded)
 
@@ -131,17 +137,18 @@ def flight_reach(text: str) -> Reach | None:
     return "domestic" if DOMESTIC_WORDS.search(folded) or len(canadian) >= 2 else None
 
 
-def _tells_canadian_trouble(sentence: str) -> bool:
+def _tells_canadian_trouble(sentence: str, context: str) -> bool:
     """Whether a sentence tells a delay, a cancellation, a denied boarding... (the event topics) of a flight with a
     Canadian place, airport or carrier: "our Air Canada flight from Toronto was cancelled", not "I'm from Ottawa",
     nor "do the Canadian rules cover this since we flew to Thailand from YYC?", nor a sentence saying the Canadian
     flight went well ("flew WestJet home, no issues, then read about the $700 for a delay"), nor what the passenger
-    read or remembers ("I remember when Air Canada bumped my dad")."""
+    read or remembers ("I remember when Air Canada bumped my dad"). "London" with Heathrow in the `context` (the
+    folded message) is London, England."""
     folded = APART_FROM.sub(" ", RESIDENCE.sub(" ", fold(sentence)))  # "apart from our Air Canada tickets home"
     if (UNEVENTFUL_FLIGHT.search(folded) and not CONTRAST.search(folded)) or HEARSAY.search(folded):
         return False
-    canadian = CANADIAN_CARRIER.search(folded) or CANADIAN_PLACE.search(folded)
-    return bool((canadian or CANADIAN_AIRPORT_CODE.search(sentence)) and EVENT_FAMILY in families(sentence))
+    canadian = CANADIAN_CARRIER.search(folded) or _names_canadian_point(sentence, CANADA.sub(" ", folded), context)
+    return bool(canadian and EVENT_FAMILY in families(sentence))
 
 
 def _places_abroad(folded: str) -> set[str]:

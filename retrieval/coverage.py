@@ -105,12 +105,24 @@ def _without_uneventful_flights(dialogue: str) -> str:
     clause naming a flight with "impeccable" or "comme sur des roulettes" and no trouble."""
     kept = []
     for sentence in sentences(dialogue):
-        for clause in _CONTRAST_CLAUSE.split(sentence):
+        for clause in _clauses(sentence):
             folded = fold(clause)
             uneventful = UNEVENTFUL_FLIGHT.search(folded) or (AIR_TRAVEL.search(folded) and WENT_WELL.search(folded))
             if not uneventful or DISRUPTION.search(WENT_WELL.sub(" ", UNEVENTFUL_FLIGHT.sub(" ", folded))):
                 kept.append(clause.strip())
     return " ".join(part for part in kept if part)
+
+
+def _clauses(sentence: str) -> list[str]:
+    """A sentence's sides where it turns ("no issues there, but the resort..."), and an aside in brackets that names
+    a flight of its own: "Booked Southwest Denver to Phoenix on its own (I flew WestJet YYC-DEN, zero problems)" tells
+    two flights, and only the one in brackets went well; "landed from Tokyo (flight fine)" tells one."""
+    clauses = []
+    for clause in _CONTRAST_CLAUSE.split(sentence):
+        told, bracket, aside = clause.partition("(")
+        names_a_flight = CARRIER.search(aside) or ROUTE_OF_CODES_AMONG_WORDS.search(aside)
+        clauses += [told, bracket + aside] if bracket and names_a_flight else [clause]
+    return clauses
 
 
 def _hopes_for_rules(sentence: str) -> bool:

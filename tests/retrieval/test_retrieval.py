@@ -225,6 +225,16 @@ def test_a_duty_free_shop_is_another_service():
         "assurance à 40 $ par jour. Les règles canadiennes pour les voyageurs aériens couvrent ça?",
         "Les vols étaient prévus normalement, rien n'a été changé par la compagnie. On a annulé parce que mon chum "
         "est tombé malade et l'assurance voyage refuse de payer. L'Office des transports peut-tu les obliger?",
+        "Flew WestJet to Halifax, fine. The Marine Atlantic sailing to Argentia was cancelled and the next crossing "
+        "was a day late for vessel maintenance. Does the APPR cover that?",
+        "Back from an all inclusive in Cayo Coco, package with Air Transat. Flights both ways fine. The buffet gave "
+        "us food poisoning and the pool was closed. Can the CTA get us money back for the resort?",
+        "The flight part I already sorted out with the airline, not asking about that. My insurer denied my trip "
+        "cancellation claim after I ended up in emerg. Does the Canadian Transportation Agency handle insurers?",
+        "Salut, le train VIA Montréal–Ottawa a eu 4 heures de retard. L'an passé Air Canada m'avait donné 400 $ pour "
+        "un retard. Y a-tu la même affaire pour le train? L'Office des transports peut-tu forcer VIA?",
+        "My parents paid a third-party site 80 pounds each for their Canadian eTA, a processing service. They fly to "
+        "Toronto next week. Do the air travel rules cover this?",
     ],
 )
 def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_covered(dialogue):
@@ -261,6 +271,16 @@ def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_c
         "l'indemnité canadienne?",
         "I'm from Halifax, backpacking in Europe: Vueling cancelled my Rome to Madrid flight. I bought it while at "
         "home in Nova Scotia, and since I bought it in Canada, can I get the Canadian compensation from Vueling?",
+        "Visiting my aunt in Utah. Booked Southwest Denver to Salt Lake City on its own (I flew WestJet YYC-DEN the "
+        "day before, no issues) and it was cancelled. Does the APPR protect me?",
+        "We flew Air Canada Vancouver to Auckland, great flight. Then Air New Zealand Auckland to Queenstown, separate "
+        "booking, was cancelled for engineering. We're Canadian. How much can we claim under the APPR?",
+        "Our Delta flight Toronto–Atlanta was perfect; this was a separate booking. Delta bumped us from ATL to New "
+        "Orleans, oversold. Can I ask for the Canadian $900?",
+        "Air Canada Toronto–London was excellent. But British Airways London Heathrow to Edinburgh, booked separately, "
+        "broke my mom's wheelchair and left her waiting. Can we use the Canadian accessibility regulations?",
+        "We're from Mississauga, flew Turkish Airlines Toronto to Istanbul, fine. Then Pegasus Istanbul to Antalya, "
+        "bought separately, was delayed 5 hours. Can we use the Canadian rules?",
         "I'm from Winnipeg but live in Seoul now. My Korean Air flight from Seoul to Jeju lost my bag for two days. I "
         "thought Canada had passenger rules on delayed bags. Do they reach this domestic Korean flight?",
     ],
