@@ -255,6 +255,8 @@ def test_a_bad_file_is_refused_with_a_reason(data):
         ("The plane bumped a bit and the attendant spilled coffee on me", "denied-boarding"),
         ("The plane bumped a bit and the attendant spilled coffee on me", "support-person"),
         ("Retardé d'une heure, pis j'ai attendu 55 minutes assise dans l'avion vide", "tarmac-delay"),
+        ("What is the most an airline owes for a delayed bag? Mine was 5 days late", "rebooking"),
+        ("My bag was delayed three days and I want the expenses reimbursed", "refund-after-disruption"),
         ("Personne l'attendait à la porte de l'avion, elle est restée assise dans l'avion une heure", "tarmac-delay"),
         ("Weather was perfect all week; the flight home was delayed six hours", "disruption-outside-control"),
         ("Lost a night at our B&B, and my bag came with us fine", "bag-lost"),
