@@ -26,6 +26,7 @@ from query_understanding.lexicon import (
     DOMESTIC_ABROAD,
     DOMESTIC_WORDS,
     EVENT_FAMILY,
+    FLIGHT_NAMED,
     FOREIGN_PLACE,
     HEARSAY,
     INTERNATIONAL_WORDS,
@@ -95,9 +96,10 @@ def no_canadian_link(text: str) -> bool:
         return True
     canadian_trouble = any(_tells_canadian_trouble(s, folded) for s in said)
     if len(places) < 2 and len(airports) < 2 and not DOMESTIC_ABROAD.search(folded):  # "Heathrow (LHR)" is one
-        # one place abroad is enough for a flight booked apart whose own sentence names its carrier and no
+        # one place abroad is enough for a flight booked apart whose own sentence names it and no
         # Canadian point ("Air New Zealand Auckland to Queenstown, separate booking"), not for a hotel booked apart
-        apart = [s for s in said if SEPARATE_BOOKING.search(fold(s)) and CARRIER.search(s)]
+        named = (s for s in said if CARRIER.search(s) or FLIGHT_NAMED.search(fold(s)))
+        apart = [s for s in named if SEPARATE_BOOKING.search(fold(s))]
         alone = not any(_names_canadian_point(s, RESIDENCE.sub(" ", fold(s)), folded) for s in apart)
         return bool((places or airports) and apart and alone and not canadian_trouble)
     if SEPARATE_BOOKING.search(folded) and not canadian_trouble:

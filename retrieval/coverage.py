@@ -32,6 +32,7 @@ from query_understanding.lexicon import (
     CANCELLED_BY_PASSENGER,
     CARRIER,
     CONTRAST,
+    CRUISE,
     DISABILITY,
     DISRUPTION,
     EVENT_FAMILY,
@@ -64,7 +65,8 @@ def outside_coverage(dialogue: str) -> Outcome | None:
         return Outcome.FOREIGN_REGIME
     air_words = [match.group(0) for match in AIR_TRAVEL.finditer(OTHER_SERVICE.sub(" ", text))]  # not "airport parking"
     routes = len(ROUTE_OF_CODES_AMONG_WORDS.findall(dialogue))
-    disability, disruption = DISABILITY.search(text), DISRUPTION.search(text)
+    disruption = DISRUPTION.search(text)
+    disability = DISABILITY.search(text) and not CRUISE.search(text)  # a wheelchair on a ferry, not on a cruise
     flights_went_well = not air_words and not routes and AIR_TRAVEL.search(fold(told))
     # every flight told went well and the trouble is with something else; not "Coming back, it was cancelled"
     if flights_went_well and not disability and (OTHER_SERVICE.search(text) or not disruption):

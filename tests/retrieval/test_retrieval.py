@@ -235,6 +235,12 @@ def test_a_duty_free_shop_is_another_service():
         "un retard. Y a-tu la même affaire pour le train? L'Office des transports peut-tu forcer VIA?",
         "My parents paid a third-party site 80 pounds each for their Canadian eTA, a processing service. They fly to "
         "Toronto next week. Do the air travel rules cover this?",
+        "Flew WestJet to Cancún, flights fine. Our room was broken into and the safe emptied; the hotel says it is not "
+        "responsible and the police report is in Spanish. Does Canadian law cover theft at a foreign hotel?",
+        "Vol Porter correct, aucun problème. À la sécurité, mon bracelet est disparu du bac gris pis les objets perdus "
+        "ont rien. Les règles canadiennes sur les bagages perdus s'appliquent-tu?",
+        "Mon père est en fauteuil roulant. Les vols Air Canada vers Miami allaient super bien, mais sur le bateau de "
+        "la croisière Carnival, un employé a brisé son fauteuil. Est-ce que les règles canadiennes s'appliquent?",
     ],
 )
 def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_covered(dialogue):
@@ -281,6 +287,10 @@ def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_c
         "broke my mom's wheelchair and left her waiting. Can we use the Canadian accessibility regulations?",
         "We're from Mississauga, flew Turkish Airlines Toronto to Istanbul, fine. Then Pegasus Istanbul to Antalya, "
         "bought separately, was delayed 5 hours. Can we use the Canadian rules?",
+        "Vol Air Canada Montréal–Lima, parfait. Le 7, on avait réservé séparément un vol Lima–Cusco. Ma valise est "
+        "arrivée 3 jours plus tard. Je suis de Sherbrooke. Les règles canadiennes sur les bagages s'appliquent-tu?",
+        "Flew Air India Vancouver to Delhi, no issues. Then IndiGo Delhi to Goa, booked separately, was 10 hours late. "
+        "A friend who had a delay on Air Canada got $1,000. Can the CTA take this?",
         "I'm from Winnipeg but live in Seoul now. My Korean Air flight from Seoul to Jeju lost my bag for two days. I "
         "thought Canada had passenger rules on delayed bags. Do they reach this domestic Korean flight?",
     ],
