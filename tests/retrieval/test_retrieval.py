@@ -291,6 +291,8 @@ def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_c
         "arrivée 3 jours plus tard. Je suis de Sherbrooke. Les règles canadiennes sur les bagages s'appliquent-tu?",
         "Flew Air India Vancouver to Delhi, no issues. Then IndiGo Delhi to Goa, booked separately, was 10 hours late. "
         "A friend who had a delay on Air Canada got $1,000. Can the CTA take this?",
+        "Aeroméxico cancelled our flight from Huatulco to Mazatlán and we lost a night at the hotel. Are we owed?",
+        "Notre vol de Ljubljana à Tallinn a été annulé pis on a perdu une nuit d'hôtel. On a droit à quoi?",
         "I'm from Winnipeg but live in Seoul now. My Korean Air flight from Seoul to Jeju lost my bag for two days. I "
         "thought Canada had passenger rules on delayed bags. Do they reach this domestic Korean flight?",
     ],
