@@ -293,7 +293,7 @@ def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_c
         "A friend who had a delay on Air Canada got $1,000. Can the CTA take this?",
         "Aeroméxico cancelled our flight from Huatulco to Mazatlán and we lost a night at the hotel. Are we owed?",
         "Notre vol de Ljubljana à Tallinn a été annulé pis on a perdu une nuit d'hôtel. On a droit à quoi?",
-        "I'm from Guelph. Aegean cancelled our hop to the islands and we lost a hotel night. Do Canada's rules apply?",
+        "I'm from Guelph. Aegean cancelled our hop to the islands and we waited two days. Do Canada's rules apply?",
         "I'm from Winnipeg but live in Seoul now. My Korean Air flight from Seoul to Jeju lost my bag for two days. I "
         "thought Canada had passenger rules on delayed bags. Do they reach this domestic Korean flight?",
     ],
