@@ -225,6 +225,8 @@ def test_a_duty_free_shop_is_another_service():
         "assurance à 40 $ par jour. Les règles canadiennes pour les voyageurs aériens couvrent ça?",
         "Les vols étaient prévus normalement, rien n'a été changé par la compagnie. On a annulé parce que mon chum "
         "est tombé malade et l'assurance voyage refuse de payer. L'Office des transports peut-tu les obliger?",
+        "Air Canada got us to Madrid, no issues. Our Renfe to Seville was 4 hours late and we lost a hotel night. "
+        "Do the Canadian rules cover it?",
         "Flew WestJet to Halifax, fine. The Marine Atlantic sailing to Argentia was cancelled and the next crossing "
         "was a day late for vessel maintenance. Does the APPR cover that?",
         "Back from an all inclusive in Cayo Coco, package with Air Transat. Flights both ways fine. The buffet gave "
