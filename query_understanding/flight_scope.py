@@ -38,6 +38,7 @@ from query_understanding.lexicon import (
     SEPARATE_BOOKING,
     UK_LONDON,
     UNEVENTFUL_FLIGHT,
+    WENT_WELL,
     families,
 )
 from query_understanding.segments import sentences
@@ -102,8 +103,8 @@ def no_canadian_link(text: str) -> bool:
         apart = [s for s in named if SEPARATE_BOOKING.search(fold(s))]
         alone = not any(_names_canadian_point(s, RESIDENCE.sub(" ", fold(s)), folded) for s in apart)
         return bool((places or airports) and apart and alone and not canadian_trouble)
-    if SEPARATE_BOOKING.search(folded) and not canadian_trouble:
-        return True
+    if (SEPARATE_BOOKING.search(folded) or DOMESTIC_ABROAD.search(folded)) and not canadian_trouble:
+        return True  # a flight booked apart, or one inside a country abroad, that no Canadian trouble is told beside
     return not _names_canadian_point(text, folded, folded)
 
 
@@ -147,7 +148,8 @@ def _tells_canadian_trouble(sentence: str, context: str) -> bool:
     read or remembers ("I remember when Air Canada bumped my dad"). "London" with Heathrow in the `context` (the
     folded message) is London, England."""
     folded = APART_FROM.sub(" ", RESIDENCE.sub(" ", fold(sentence)))  # "apart from our Air Canada tickets home"
-    if (UNEVENTFUL_FLIGHT.search(folded) and not CONTRAST.search(folded)) or HEARSAY.search(folded):
+    went_well = UNEVENTFUL_FLIGHT.search(folded) or WENT_WELL.search(folded)  # "Vancouver to Sydney (flawless)"
+    if (went_well and not CONTRAST.search(folded)) or HEARSAY.search(folded):
         return False
     canadian = CANADIAN_CARRIER.search(folded) or _names_canadian_point(sentence, CANADA.sub(" ", folded), context)
     return bool(canadian and EVENT_FAMILY in families(sentence))

@@ -153,7 +153,7 @@ HEARSAY = _pattern("hearsay")
 NO_CANADA_CARRIER = _pattern("no_canada_carrier")
 ASKING = _pattern("asking")
 DISABILITY = _pattern("disability")
-CRUISE = _pattern("cruise")
+MODES_BEYOND_ACCESSIBILITY = _pattern("modes_beyond_accessibility")
 FOREIGN_REGIME = _pattern("foreign_regime")
 
 # --- Languages: telling a message the product cannot read, and words too common to relate two texts ---

@@ -32,7 +32,6 @@ from query_understanding.lexicon import (
     CANCELLED_BY_PASSENGER,
     CARRIER,
     CONTRAST,
-    CRUISE,
     DISABILITY,
     DISRUPTION,
     EVENT_FAMILY,
@@ -40,6 +39,7 @@ from query_understanding.lexicon import (
     FOREIGN_REGIME,
     HEARSAY,
     LOYALTY_PROGRAM,
+    MODES_BEYOND_ACCESSIBILITY,
     ON_ANY_MODE,
     OTHER_MODE,
     OTHER_SERVICE,
@@ -66,7 +66,7 @@ def outside_coverage(dialogue: str) -> Outcome | None:
     air_words = [match.group(0) for match in AIR_TRAVEL.finditer(OTHER_SERVICE.sub(" ", text))]  # not "airport parking"
     routes = len(ROUTE_OF_CODES_AMONG_WORDS.findall(dialogue))
     disruption = DISRUPTION.search(text)
-    disability = DISABILITY.search(text) and not CRUISE.search(text)  # a wheelchair on a ferry, not on a cruise
+    disability = DISABILITY.search(text) and not MODES_BEYOND_ACCESSIBILITY.search(text)  # not a cruise, not Amtrak
     flights_went_well = not air_words and not routes and AIR_TRAVEL.search(fold(told))
     # every flight told went well and the trouble is with something else; not "Coming back, it was cancelled"
     if flights_went_well and not disability and (OTHER_SERVICE.search(text) or not disruption):
@@ -118,9 +118,13 @@ def _without_uneventful_flights(dialogue: str) -> str:
 def _clauses(sentence: str) -> list[str]:
     """A sentence's sides where it turns ("no issues there, but the resort..."), and an aside in brackets that names
     a flight of its own: "Booked Southwest Denver to Phoenix on its own (I flew WestJet YYC-DEN, zero problems)" tells
-    two flights, and only the one in brackets went well; "landed from Tokyo (flight fine)" tells one."""
+    two flights, and only the one in brackets went well; "landed from Tokyo (flight fine)" tells one. A turn inside
+    brackets ("Flew Air Canada to Delhi (long but no issues)") is the aside's own."""
+    turns = [m.start() for m in _CONTRAST_CLAUSE.finditer(sentence) if m.start()]
+    turns = [at for at in turns if sentence[:at].count("(") <= sentence[:at].count(")")]
+    sides = [sentence[start:end] for start, end in zip([0, *turns], [*turns, len(sentence)], strict=True)]
     clauses = []
-    for clause in _CONTRAST_CLAUSE.split(sentence):
+    for clause in sides:
         told, bracket, aside = clause.partition("(")
         names_a_flight = CARRIER.search(aside) or ROUTE_OF_CODES_AMONG_WORDS.search(aside)
         clauses += [told, bracket + aside] if bracket and names_a_flight else [clause]

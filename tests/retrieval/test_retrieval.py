@@ -225,6 +225,10 @@ def test_a_duty_free_shop_is_another_service():
         "assurance à 40 $ par jour. Les règles canadiennes pour les voyageurs aériens couvrent ça?",
         "Les vols étaient prévus normalement, rien n'a été changé par la compagnie. On a annulé parce que mon chum "
         "est tombé malade et l'assurance voyage refuse de payer. L'Office des transports peut-tu les obliger?",
+        "Flew Porter to Newark, no problem. I use a wheelchair and at Penn Station nobody came to help me onto the "
+        "Amtrak train to Washington. Can I get compensation, and who do I complain to?",
+        "Our Air Canada flight to Lima and the LATAM one to Cusco went as planned. PeruRail cancelled our train to "
+        "Aguas Calientes and offered a voucher. Can the CTA make them refund us?",
         "Air Canada got us to Madrid, no issues. Our Renfe to Seville was 4 hours late and we lost a hotel night. "
         "Do the Canadian rules cover it?",
         "Flew WestJet to Halifax, fine. The Marine Atlantic sailing to Argentia was cancelled and the next crossing "
@@ -296,6 +300,10 @@ def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_c
         "Aeroméxico cancelled our flight from Huatulco to Mazatlán and we lost a night at the hotel. Are we owed?",
         "Notre vol de Ljubljana à Tallinn a été annulé pis on a perdu une nuit d'hôtel. On a droit à quoi?",
         "I'm from Guelph. Aegean cancelled our hop to the islands and we waited two days. Do Canada's rules apply?",
+        "Flew Air Canada to Delhi (long but no issues). Then I was bumped from a domestic flight in India, Delhi to "
+        "Goa, oversold. In Canada I think being bumped gets you $900. Is that owed here?",
+        "Flew Air Canada Vancouver to Sydney (flawless), then 3 days later a separate Jetstar booking to Cairns lost "
+        "my bag. What can I claim from Jetstar?",
         "I'm from Winnipeg but live in Seoul now. My Korean Air flight from Seoul to Jeju lost my bag for two days. I "
         "thought Canada had passenger rules on delayed bags. Do they reach this domestic Korean flight?",
     ],
