@@ -62,6 +62,7 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("Once I file with the CTA, is there a hearing, and how long does it take?", "complaint-process"),
         ("Si je porte plainte à l'Office, comment ça marche? Y a-tu une médiation?", "complaint-process"),
         ("Will my name be published if I complain to the Agency?", "complaint-publication"),
+        ("I'm thinking about suing. Can I sue in Toronto even though it happened over the US?", "where-to-sue"),
         ("I'm blind and at the gate they wanted a doctor's note for my guide dog", "disability-medical-certificate"),
         ("Vol annulé, pis personne m'a expliqué mes droits", "information-not-given"),
         ("They parked him in a wheelchair at the connection and nobody came back", "disability-left-waiting"),
