@@ -86,7 +86,10 @@ def no_canadian_link(text: str) -> bool:
     separate ticket", "réservé à part"), unless a sentence telling the trouble names a Canadian place, airport or
     carrier. A carrier that flies no route to or from Canada (Ryanair, Jetstar, Viva Aerobus...) is enough, when no
     sentence naming it names a Canadian place, airport or carrier and no Canadian carrier or airport is named at all:
-    its flights are all abroad, and the passenger's home or Canada named elsewhere links none of them."""
+    its flights are all abroad, and the passenger's home or Canada named elsewhere links none of them. A flight booked
+    apart needs only one place abroad when the sentence booking it names the flight and no Canadian point; a flight
+    inside one country abroad ("bumped on a domestic flight in India") is not linked by Canada named beside it ("in
+    Canada I think being bumped gets you $900"), unless a sentence telling the trouble names a Canadian point."""
     folded = RESIDENCE.sub(" ", fold(text))
     places, airports = _places_abroad(folded), _airports_abroad(text)
     said = sentences(text)
@@ -99,8 +102,8 @@ def no_canadian_link(text: str) -> bool:
     if len(places) < 2 and len(airports) < 2 and not DOMESTIC_ABROAD.search(folded):  # "Heathrow (LHR)" is one
         # one place abroad is enough for a flight booked apart whose own sentence names it and no
         # Canadian point ("Air New Zealand Auckland to Queenstown, separate booking"), not for a hotel booked apart
-        named = (s for s in said if CARRIER.search(s) or FLIGHT_NAMED.search(fold(s)))
-        apart = [s for s in named if SEPARATE_BOOKING.search(fold(s))]
+        flights_told = (s for s in said if CARRIER.search(s) or FLIGHT_NAMED.search(fold(s)))
+        apart = [s for s in flights_told if SEPARATE_BOOKING.search(fold(s))]
         alone = not any(_names_canadian_point(s, RESIDENCE.sub(" ", fold(s)), folded) for s in apart)
         return bool((places or airports) and apart and alone and not canadian_trouble)
     if (SEPARATE_BOOKING.search(folded) or DOMESTIC_ABROAD.search(folded)) and not canadian_trouble:

@@ -11,9 +11,10 @@ Toronto) is still a Canadian question, and a hotel, a meal or a taxi while a fli
 carrier owes under the Air Passenger Protection Regulations, not another kind of service. An airline's loyalty
 programme is another kind of service too, unless the dialogue tells a disrupted flight (points offered for a
 cancellation). A passenger who says they have no disability ("I'm not disabled, just fed up") does not bring a
-train into the law's reach. The flights a passenger names only to ask whether a law reaches the trouble, or to
-repeat what they read or heard of one ("does the APPR cover the shuttle?", "my sister says there's a Canadian law"),
-are no evidence that the trouble was a flight.
+train into the law's reach, and neither does a disability bring a cruise or a railway abroad (Amtrak) into it. The
+flights a passenger names only to ask whether a law reaches the trouble, or to repeat what they read or heard of
+one ("does the APPR cover the shuttle?", "my sister says there's a Canadian law"), are no evidence that the trouble
+was a flight.
 """
 
 from __future__ import annotations
