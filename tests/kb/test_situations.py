@@ -63,6 +63,8 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("Si je porte plainte à l'Office, comment ça marche? Y a-tu une médiation?", "complaint-process"),
         ("Will my name be published if I complain to the Agency?", "complaint-publication"),
         ("I'm thinking about suing. Can I sue in Toronto even though it happened over the US?", "where-to-sue"),
+        ("My mom uses a wheelchair. Do the Canadian rules even apply to the Frankfurt to Rome leg?",
+         "disability-rules-reach"),
         ("Transat a recédulé notre vol, pis ils nous offrent juste un crédit au lieu d'un remboursement",
          "refund-after-disruption"),
         ("Vol Air Canada Express opéré par Jazz. Air Canada me dit de voir avec Jazz. C'est qui le responsable?",
