@@ -304,6 +304,10 @@ def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_c
         "Goa, oversold. In Canada I think being bumped gets you $900. Is that owed here?",
         "Flew Air Canada Vancouver to Sydney (flawless), then 3 days later a separate Jetstar booking to Cairns lost "
         "my bag. What can I claim from Jetstar?",
+        "I was bumped from a domestic flight in Vietnam, Hanoi to Da Nang, oversold. Back in Brampton, I asked the "
+        "airline for $2,400 for denied boarding and heard nothing. Can the Canadian agency order them to pay?",
+        "A domestic flight in Peru was nine hours late for crew scheduling. When I got home to Regina I asked the "
+        "airline for $1,000. Am I entitled to it?",
         "I'm from Winnipeg but live in Seoul now. My Korean Air flight from Seoul to Jeju lost my bag for two days. I "
         "thought Canada had passenger rules on delayed bags. Do they reach this domestic Korean flight?",
     ],
