@@ -98,16 +98,18 @@ def no_canadian_link(text: str) -> bool:
     named = (_names_canadian_point(s, RESIDENCE.sub(" ", fold(s)), folded) for s in told_of)
     if told_of and not linked and not any(named):
         return True
-    canadian_trouble = any(_tells_canadian_trouble(s, folded) for s in said)
     if len(places) < 2 and len(airports) < 2 and not DOMESTIC_ABROAD.search(folded):  # "Heathrow (LHR)" is one
+        if not (places or airports) or not SEPARATE_BOOKING.search(folded):
+            return False
         # one place abroad is enough for a flight booked apart whose own sentence names it and no
         # Canadian point ("Air New Zealand Auckland to Queenstown, separate booking"), not for a hotel booked apart
         flights_told = (s for s in said if CARRIER.search(s) or FLIGHT_NAMED.search(fold(s)))
         apart = [s for s in flights_told if SEPARATE_BOOKING.search(fold(s))]
         alone = not any(_names_canadian_point(s, RESIDENCE.sub(" ", fold(s)), folded) for s in apart)
-        return bool((places or airports) and apart and alone and not canadian_trouble)
-    if (SEPARATE_BOOKING.search(folded) or DOMESTIC_ABROAD.search(folded)) and not canadian_trouble:
-        return True  # a flight booked apart, or one inside a country abroad, that no Canadian trouble is told beside
+        return bool(apart and alone and not _tells_canadian_trouble_in(said, folded))
+    if SEPARATE_BOOKING.search(folded) or DOMESTIC_ABROAD.search(folded):
+        # a flight booked apart, or one inside a country abroad, that no Canadian trouble is told beside
+        return not _tells_canadian_trouble_in(said, folded)
     return not _names_canadian_point(text, folded, folded)
 
 
@@ -141,6 +143,10 @@ def flight_reach(text: str) -> Reach | None:
     canadian = {match.group(0) for match in CANADIAN_PLACE.finditer(folded)}
     canadian |= set(CANADIAN_AIRPORT_CODE.findall(text))
     return "domestic" if DOMESTIC_WORDS.search(folded) or len(canadian) >= 2 else None
+
+
+def _tells_canadian_trouble_in(said: list[str], context: str) -> bool:
+    return any(_tells_canadian_trouble(sentence, context) for sentence in said)
 
 
 def _tells_canadian_trouble(sentence: str, context: str) -> bool:
