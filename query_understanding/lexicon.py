@@ -152,7 +152,8 @@ DISRUPTION_CAUSE = _pattern("disruption_cause", re.IGNORECASE)
 
 _AIR_TRAVEL_CARRIERS = _either(_entry("words", "air_travel_carriers")).replace("{porter}", _PORTER)
 AIR_TRAVEL = _compile("air_travel", _entry("patterns", "air_travel").replace("{carriers}", _AIR_TRAVEL_CARRIERS))
-_OTHER_MODES = _either(_entry("words", "other_modes"))
+_FOREIGN_LINES = _either(_entry("words", "foreign_lines"))
+_OTHER_MODES = _either(_entry("words", "other_modes") + _entry("words", "foreign_lines"))
 OTHER_SERVICE = _compile("other_service", _entry("patterns", "other_service").replace("{modes}", _OTHER_MODES))
 OTHER_MODE = _compile("other_mode", _entry("patterns", "other_mode").replace("{modes}", _OTHER_MODES))
 LOYALTY_PROGRAM = _pattern("loyalty_program")
@@ -166,7 +167,10 @@ HEARSAY = _pattern("hearsay")
 NO_CANADA_CARRIER = _pattern("no_canada_carrier")
 ASKING = _pattern("asking")
 DISABILITY = _pattern("disability")
-MODES_BEYOND_ACCESSIBILITY = _pattern("modes_beyond_accessibility")
+MODES_BEYOND_ACCESSIBILITY = _compile(
+    "modes_beyond_accessibility",
+    _entry("patterns", "modes_beyond_accessibility").replace("{foreign_lines}", _FOREIGN_LINES),
+)
 FOREIGN_REGIME = _pattern("foreign_regime")
 
 # --- Languages: telling a message the product cannot read, and words too common to relate two texts ---
