@@ -107,10 +107,25 @@ def no_canadian_link(text: str) -> bool:
         apart = [s for s in flights_told if SEPARATE_BOOKING.search(fold(s))]
         alone = not any(_names_canadian_point(s, RESIDENCE.sub(" ", fold(s)), folded) for s in apart)
         return bool(apart and alone and not _tells_canadian_trouble_in(said, folded))
-    if SEPARATE_BOOKING.search(folded) or DOMESTIC_ABROAD.search(folded):
+    if _booked_apart_abroad(said, folded) or DOMESTIC_ABROAD.search(folded):
         # a flight booked apart, or one inside a country abroad, that no Canadian trouble is told beside
         return not _tells_canadian_trouble_in(said, folded)
     return not _names_canadian_point(text, folded, folded)
+
+
+def _booked_apart_abroad(said: list[str], context: str) -> bool:
+    """Whether a flight booked apart may be one abroad: not when each sentence booking one apart names a Canadian
+    point and nothing abroad ("a connecting WestJet flight to Ottawa booked separately"): the flight booked apart is
+    then Canada's, and the one abroad, if any, is not said to be apart. "Booked separately from our Air Canada
+    flight" names the flight that is not apart."""
+    apart = [s for s in said if SEPARATE_BOOKING.search(fold(s))]
+    return any(
+        APART_FROM.search(fold(s))
+        or _places_abroad(RESIDENCE.sub(" ", fold(s)))
+        or _airports_abroad(s)
+        or not _names_canadian_point(s, RESIDENCE.sub(" ", fold(s)), context)
+        for s in apart
+    )
 
 
 def _names_canadian_point(text: str, folded: str, context: str) -> bool:

@@ -318,6 +318,16 @@ def test_a_flight_abroad_is_linked_to_canada_by_neither_home_nor_hearsay_nor_a_q
     assert outside_coverage(dialogue) is Outcome.NO_CANADIAN_LINK
 
 
+def test_a_canadian_flight_booked_apart_leaves_the_flight_to_canada_linked():
+    """The connection booked apart is the Canadian one; the delayed flight still lands in Canada."""
+    dialogue = (
+        "Qatar Airways, Doha to Montreal. A part had to be replaced and we left 6 hours late. I missed my Porter "
+        "flight to Halifax, bought separately, and paid for a new one. In Europe it would be 600 euros. Can I get "
+        "it back?"
+    )
+    assert outside_coverage(dialogue) is None
+
+
 def test_a_lounge_and_a_rental_suv_are_other_services():
     lounge = "On time flight to Kelowna, but the airport lounge refused my card's free access. Who regulates that?"
     assert outside_coverage(lounge) is Outcome.OTHER_SERVICE
