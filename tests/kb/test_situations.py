@@ -213,6 +213,7 @@ def test_a_strike_by_the_carrier_s_own_pilots_is_a_labour_disruption_not_a_crew_
         ("Can I go over their heads somewhere?", "complaint"),
         ("They never answered my claim, what's my next step?", "complaint"),
         ("Which time actually counts, landing or when they let us off?", "definition"),
+        ("Are they really only liable for that small amount for my scooter?", "limit"),
     ],
 )
 def test_what_an_ask_asks_for(ask, role):
@@ -278,11 +279,21 @@ def test_a_bad_file_is_refused_with_a_reason(data):
         ("On a perdu une journée de vacances, mes valises étaient correctes", "bag-lost"),
         ("Bought this suitcase last year and it came off the belt with a cracked shell", "old-claim"),
         ("Ma valise achetée l'an dernier est arrivée fendue", "old-claim"),
+        ("Sat in row 30 next to a toddler with a tablet; the flight was delayed", "children-seating"),
+        ("The delay wrecked our whole trip and the bags cost $70 each way", "bag-damaged"),
+        ("Booked months ago, and the flight was cancelled yesterday", "old-disruption-claim"),
     ],
 )
 def test_what_only_resembles_a_situation_does_not_tell_it(text, situation):
     """A window seat is no wind, a daughter's graduation no child on board, a reported rebooking no dispute."""
     assert situation not in {found.id for found in load_situations().holding(text)}
+
+
+def test_a_tariff_rule_the_passenger_doubts_and_a_fare_difference_asked_back_tell_their_situations():
+    tariff = "Their tariff excludes instruments from liability. Can they write a rule like that?"
+    assert "tariff-unreasonable" in {found.id for found in load_situations().holding(tariff)}
+    lower = "They moved me from the premium cabin to a regular seat. Don't they have to pay back the difference?"
+    assert "paid-service-not-received" in {found.id for found in load_situations().holding(lower)}
 
 
 def test_an_old_bag_claim_engages_the_conventions_limit_and_an_old_delay_claim_the_regulations_year_too():
