@@ -180,8 +180,10 @@ def _tells_canadian_trouble(sentence: str, context: str) -> bool:
 
 
 def _places_abroad(folded: str) -> set[str]:
-    """The places abroad a folded text names, London counting only with Heathrow, the UK and the like."""
-    return {match.group(0) for pattern in (FOREIGN_PLACE, UK_LONDON) for match in pattern.finditer(folded)}
+    """The places abroad a folded text names, London counting only with Heathrow, the UK and the like, and Sydney
+    only with Australia, Qantas and the like."""
+    places = {match.group(0) for pattern in (FOREIGN_PLACE, UK_LONDON) for match in pattern.finditer(folded)}
+    return places | ({"sydney"} & set(folded.split())) if AUSTRALIA.search(folded) else places
 
 
 def _airports_abroad(text: str) -> set[str]:

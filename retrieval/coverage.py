@@ -93,8 +93,9 @@ def outside_coverage(dialogue: str) -> Outcome | None:
     if not air_words and not routes and not disruption and not disability:
         return Outcome.NOT_AIR_TRAVEL
     # "that part went fine" may say it was booked apart; "I remember when Air Canada bumped my dad" links nothing
-    # a question that names Canada itself ("can I sue them here in Canada?") still says where the passenger is
-    linked = " ".join(sentence for sentence in said if sentence not in hoped or CANADA.search(fold(sentence)))
+    # a question that names Canada itself ("can I sue them here in Canada?") still says where the passenger is; what
+    # they heard or know of Canada's rules does not
+    linked = " ".join(sentence for sentence in said if sentence not in hoped or _names_canada_itself(sentence))
     if any(no_canadian_link(version) for version in dict.fromkeys((dialogue, told, linked))):  # each text once
         return Outcome.NO_CANADIAN_LINK
     return None
@@ -130,6 +131,11 @@ def _clauses(sentence: str) -> list[str]:
         names_a_flight = CARRIER.search(aside) or ROUTE_OF_CODES_AMONG_WORDS.search(aside)
         clauses += [told, bracket + aside] if bracket and names_a_flight else [clause]
     return clauses
+
+
+def _names_canada_itself(sentence: str) -> bool:
+    folded = fold(sentence)
+    return bool(CANADA.search(folded)) and not HEARSAY.search(folded)
 
 
 def _hopes_for_rules(sentence: str) -> bool:

@@ -310,6 +310,10 @@ def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_c
         "airline for $1,000. Am I entitled to it?",
         "I'm from Winnipeg but live in Seoul now. My Korean Air flight from Seoul to Jeju lost my bag for two days. I "
         "thought Canada had passenger rules on delayed bags. Do they reach this domestic Korean flight?",
+        "Je suis de Sherbrooke. IndiGo a annulé mon vol Delhi–Goa la veille. Est-ce que je peux porter plainte à "
+        "l'Office des transports du Canada contre IndiGo?",
+        "Qantas kept us on the tarmac four hours, Sydney to Melbourne. I'm from Halifax and I know Canada has a rule "
+        "about that, and my cousin got compensation from Air Canada once. Does it apply to me?",
     ],
 )
 def test_a_flight_abroad_is_linked_to_canada_by_neither_home_nor_hearsay_nor_a_question_to_the_rules(dialogue):
