@@ -8,9 +8,10 @@ news stories, e-mails and help-line summaries (batch B), and long stories tellin
 situations with the noise real posts carry (batch E), 80 more of the same leaning on the situations hardest to spot
 (batch F), 80 in everyday Québec French and first-person retellings of Agency disputes (batch G), and 80 more,
 long stories and short notes, 30 in Québec French, at least three for each situation that had few (batch H). Each
-names the situations it tells. A situation is found when it holds for the message (`kb.situations.Situations.holding`, with the flight's reach as the search passes it);
-recall is over every situation named, and "also held" counts the situations that hold without being named (some
-are rightly there: a night at the airport beside a cancellation).
+names the situations it tells. A situation is found when it holds for the message
+(`kb.situations.Situations.holding`, with the flight's reach as the search passes it); recall is over every
+situation named, and "also held" counts the situations that hold without being named (some are rightly there: a
+night at the airport beside a cancellation).
 
 Batches A, B, D, E, F and H were read to widen the patterns, each after its first measure (H: 0.817); batches C
 and G were measured before and after, never read.
