@@ -300,6 +300,7 @@ def test_a_bad_file_is_refused_with_a_reason(data):
         ("Sat in row 30 next to a toddler with a tablet; the flight was delayed", "children-seating"),
         ("The delay wrecked our whole trip and the bags cost $70 each way", "bag-damaged"),
         ("Booked months ago, and the flight was cancelled yesterday", "old-disruption-claim"),
+        ("Two months ago Porter broke my wheelchair and I want the repair paid", "old-claim"),
     ],
 )
 def test_what_only_resembles_a_situation_does_not_tell_it(text, situation):
