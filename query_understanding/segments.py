@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 _LEAD_IN = re.compile(
-    r"^(?:(?:and|also|so|but|then|plus|ok(?:ay)?|well|oh|update|et|aussi|mais|alors|puis|pis|faque|donc|bon)\b[,:]?\s*)+",
+    r"^(?:(?:and|also|so|but|then|plus|ok(?:ay)?|well|oh|update|et|aussi|mais|alors|puis|pis|faque|donc|bon)\b(?!-)[,:]?\s*)+",
     re.IGNORECASE,
 )
 _QUESTION_START = re.compile(
@@ -38,7 +38,7 @@ _ASK_LABEL = re.compile(
     r"questions?\s*(?:(?:is|are)\s*)?:\s*(?=\S)",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"'”»)]*\s+|\s*\n+\s*")
+_SENTENCE_END = re.compile(r"(?<=[.!?…])(?:\s?[\"'”»)])*\s+|\s*\n+\s*")  # "pas nous. » Un" ends at the guillemet
 _ABBREVIATION = re.compile(r"\b(?:St|Ste|Mr|Mrs|Ms|Dr|vs|etc|approx|e\.g|i\.e|No)\.$", re.IGNORECASE)
 _ENUMERATION = re.compile(r"(?:^|(?<=[\s:;,.!?]))\(?([1-9])[).]\s+(?=\S)")
 _CONJUNCTION = r"(?:and|or|also|plus|but|et|ou|mais|aussi)"

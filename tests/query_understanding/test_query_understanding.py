@@ -294,3 +294,14 @@ def test_asks_that_read_as_no_question_together_are_asked_one_by_one_never_as_a_
 def test_the_question_shown_is_the_passengers_first_real_ask(story, asked):
     (question,) = offline(story).questions
     assert question.startswith(asked)
+
+
+def test_a_french_inversion_and_a_closing_guillemet_stay_with_their_sentence():
+    """"Puis-je" asks ("puis" alone is a lead-in), and "pas nous. »" ends the carrier's quote, not the next question."""
+    story = (
+        "Mon fauteuil roulant est arrivé brisé. Réponse d'Air Inuit : « Le règlement vise les grands transporteurs, "
+        "pas nous. » Un petit transporteur a-t-il quand même des obligations envers moi? Puis-je porter plainte?"
+    )
+    questions = understand([story], config=None).questions
+    assert questions and all(question[:1].isalpha() for question in questions)
+    assert any(question.startswith("Puis-je") for question in questions)
