@@ -182,6 +182,8 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("The ad said $59 but the checkout added a seat fee and a fuel tax", "advertised-price"),
         ("Annulé pour optimisation du réseau, pas assez de monde à bord", "disruption-within-control"),
         ("J'ai une allergie sévère aux arachides; l'agente trouve rien dans ma réservation", "services-not-confirmed"),
+        ("Le cadre de mon fauteuil roulant était plié en arrivant du vol d'Air Inuit", "mobility-aid-small-carrier"),
+        ("I'm blind and flew Calm Air; nobody helped me to the gate", "disability-small-carrier"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
