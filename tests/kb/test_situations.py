@@ -184,6 +184,10 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("J'ai une allergie sévère aux arachides; l'agente trouve rien dans ma réservation", "services-not-confirmed"),
         ("Le cadre de mon fauteuil roulant était plié en arrivant du vol d'Air Inuit", "mobility-aid-small-carrier"),
         ("I'm blind and flew Calm Air; nobody helped me to the gate", "disability-small-carrier"),
+        ("Ils disent que c'est hors de leur contrôle. C'tu vrai ça? Le vol a été annulé la veille", "cause-disputed"),
+        ("The email says the delay was not within their control but the gate agent literally said crew",
+         "cause-disputed"),
+        ("Delayed three hours for 'operational reasons' and the agent wouldn't say why", "cause-disputed"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
