@@ -343,6 +343,16 @@ def test_the_conventions_delay_article_holds_only_for_an_international_flight():
         assert ("delay-damages-expenses" in held) is holds
 
 
+def test_a_hotel_or_a_taxi_the_passenger_paid_during_an_international_delay_is_damage_occasioned_by_delay():
+    for story in (
+        "Cancelled the night before; I paid €180 for a hotel and dinner",
+        "Le vol a été annulé, j'ai payé l'hôtel pis les repas",
+        "Eleven hours late, after a night at a Chicago hotel I paid for myself",
+    ):
+        held = {found.id for found in load_situations().holding(story, reach="international")}
+        assert "delay-damages-expenses" in held
+
+
 @pytest.mark.parametrize(
     ("story", "holds"),
     [
