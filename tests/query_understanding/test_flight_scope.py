@@ -14,6 +14,8 @@ from query_understanding.flight_scope import flight_reach
         ("YYZ-YVR, 6 hours late", "domestic"),
         ("Mon vol intérieur a été annulé", "domestic"),
         ("I live in Toronto and flew Calgary to Vancouver", "domestic"),
+        ("Air Inuit from Kuujjuaq to Montréal bent my wheelchair", "domestic"),
+        ("Calm Air, Rankin Inlet to Winnipeg, four hours late", "domestic"),
         ("Air Transat, Montreal to Paris, they refused to follow their own rules", "international"),
         ("My flight to the USA was delayed", "international"),
         ("Flair to Cancun, bag never showed up", "international"),
