@@ -31,6 +31,12 @@ topics = lru_cache(maxsize=4096)(_topics)
 families = lru_cache(maxsize=4096)(_families)
 _GENERIC_ASK = {"en": "What are my rights?", "fr": "Quels sont mes droits?"}
 _AND = {"en": "and", "fr": "et"}
+# "…, and is there a deadline?": a second ask joined to the one before it, which it does not replace
+_JOINED_ASK = re.compile(
+    r"(?:and|et|or|ou)\s+(?:how|what|when|which|who|is|are|do|does|can|could|will|would"
+    r"|comment|quel\w*|quand|combien|est-ce|dans quels?)\b",
+    re.IGNORECASE,
+)
 
 
 def word_count(text: str) -> int:
@@ -94,8 +100,13 @@ def _asking_clause(text: str, story: str) -> str:
     that passes only as the passenger's own words ("My flight was cancelled and they lost my bag, what can I
     get?" asks "What can I get?"; "Pis pour le retard, on a droit à quelque chose?" is kept as it is)."""
     whole = _as_question(text)
-    pieces = re.split(r",\s*|\s+(?:so|donc|alors)\s+", text)
-    tails = [_as_question(", ".join(p for p in pieces[start:] if p.strip())) for start in range(len(pieces) - 1, 0, -1)]
+    pieces = re.split(r",\s*|\s*:\s+|\s+(?:so|donc|alors)\s+", text)
+    starts = []
+    for start in range(len(pieces) - 1, 0, -1):
+        if start > 1 and _JOINED_ASK.match(pieces[start]):
+            starts.append(start - 1)  # "y aura-t-il une médiation, et dans quels délais?" asks both
+        starts.append(start)
+    tails = [_as_question(", ".join(p for p in pieces[start:] if p.strip())) for start in dict.fromkeys(starts)]
     candidates = [whole] + [tail[:1].upper() + tail[1:] for tail in tails]  # the shortest tail first
     for shaped in (True, False):
         for candidate in candidates:

@@ -306,3 +306,12 @@ def test_a_french_inversion_and_a_closing_guillemet_stay_with_their_sentence():
     assert questions and all(question[:1].isalpha() for question in questions)
     assert any("puis-je porter plainte" in question.lower() for question in questions)
     assert not any("»" in question for question in questions)
+
+
+def test_an_ask_joined_by_and_keeps_the_ask_before_it():
+    """ "…: y aura-t-il une médiation, et dans quels délais?" asks both, not only the delay."""
+    story = (
+        "Mon vol Air Canada a été annulé et je n'ai aucune réponse à ma demande. Puis-je porter plainte à l'Office? "
+        "Comment ça se passe : y aura-t-il une médiation avant une décision, et dans quels délais?"
+    )
+    assert any("médiation" in question for question in understand([story], config=None).questions)
