@@ -332,6 +332,14 @@ def test_a_canadian_flight_booked_apart_leaves_the_flight_to_canada_linked():
     assert outside_coverage(dialogue) is None
 
 
+def test_a_train_stays_another_service_when_the_passenger_says_they_have_no_disability():
+    train = (
+        "VIA Rail train 55 from Montréal to Toronto was five hours late. I don't have any disability or special "
+        "needs; I missed a concert. With an airline I'd get $400. Can the Agency order VIA to pay me?"
+    )
+    assert outside_coverage(train) is Outcome.OTHER_SERVICE
+
+
 def test_a_lounge_and_a_rental_suv_are_other_services():
     lounge = "On time flight to Kelowna, but the airport lounge refused my card's free access. Who regulates that?"
     assert outside_coverage(lounge) is Outcome.OTHER_SERVICE
