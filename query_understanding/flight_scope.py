@@ -183,7 +183,9 @@ def _places_abroad(folded: str) -> set[str]:
     """The places abroad a folded text names, London counting only with Heathrow, the UK and the like, and Sydney
     only with Australia, Qantas and the like."""
     places = {match.group(0) for pattern in (FOREIGN_PLACE, UK_LONDON) for match in pattern.finditer(folded)}
-    return places | ({"sydney"} & set(folded.split())) if AUSTRALIA.search(folded) else places
+    if AUSTRALIA.search(folded):
+        places |= {match.group(0) for match in CANADIAN_PLACE.finditer(folded)} & {"sydney"}
+    return places
 
 
 def _airports_abroad(text: str) -> set[str]:
