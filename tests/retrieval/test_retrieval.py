@@ -132,6 +132,11 @@ def test_a_bag_or_a_seat_on_a_train_is_no_flight():
         "airline one for the bag?"
     )
     assert outside_coverage(train) is Outcome.OTHER_SERVICE
+    ferry = (
+        "Marine Atlantic a retardé notre traversée de 14 heures. Personne chez nous n'a de handicap. Comme en "
+        "avion, on a droit à une indemnité?"
+    )
+    assert outside_coverage(ferry) is Outcome.OTHER_SERVICE
     flight = "Air Canada cancelled my flight so I took the train to Montreal, and they lost my bag. What can I get?"
     assert outside_coverage(flight) is None
 
@@ -314,6 +319,8 @@ def test_the_trouble_with_another_service_after_a_flight_that_went_well_is_not_c
         "l'Office des transports du Canada contre IndiGo?",
         "Qantas kept us on the tarmac four hours, Sydney to Melbourne. I'm from Halifax and I know Canada has a rule "
         "about that, and my cousin got compensation from Air Canada once. Does it apply to me?",
+        "ANA bumped me from its Haneda to Sapporo flight, oversold. My dad says we're protected by Canada's "
+        "denied-boarding rules wherever we fly. Am I owed $900?",
     ],
 )
 def test_a_flight_abroad_is_linked_to_canada_by_neither_home_nor_hearsay_nor_a_question_to_the_rules(dialogue):
@@ -338,6 +345,11 @@ def test_a_train_stays_another_service_when_the_passenger_says_they_have_no_disa
         "needs; I missed a concert. With an airline I'd get $400. Can the Agency order VIA to pay me?"
     )
     assert outside_coverage(train) is Outcome.OTHER_SERVICE
+    ferry = (
+        "Marine Atlantic a retardé notre traversée de 14 heures. Personne chez nous n'a de handicap. Comme en "
+        "avion, on a droit à une indemnité?"
+    )
+    assert outside_coverage(ferry) is Outcome.OTHER_SERVICE
 
 
 def test_a_lounge_and_a_rental_suv_are_other_services():
