@@ -1,7 +1,7 @@
 """`python -m eval coverage`: does the page show no law where no Canadian law on air passengers applies, and law
 where it does?
 
-`eval/coverage_set.jsonl` holds 944 long messages written as passengers post them, by nineteen writers who saw neither
+`eval/coverage_set.jsonl` holds 992 long messages written as passengers post them, by twenty writers who saw neither
 the coverage rules nor any evaluation item, each message marked covered or not. In each writer's part, more than
 half are messages no law here governs though they sound as if it might (a flight wholly abroad on a foreign carrier,
 travel insurance, a hotel or resort, a rental car, a cruise, a train, a border refusal, airport parking, points, an
@@ -13,11 +13,11 @@ in French as Facebook groups write, H 40 in both as news, letters, complaints an
 French in many voices, J 40 in English in many voices, K 40 in English and L 40 in French as comments, reviews and
 complaints read, M 60 in both, written to tempt the rules (40 no law governs), N 60 in both, O 80 and P 80 (half in
 Québec French) as long posts and accounts, Q and R 48 each, told as evaluation sets' unanswerable items and as
-the Agency's complainants tell them, none of them governed, and S 48 (36 not governed) as unanswerable items and real
-posts are told, a third in Québec French. `read` marks the messages read to widen the rules (A's
+the Agency's complainants tell them, none of them governed, and S and T 48 each (36 not governed) as unanswerable
+items and real posts are told, a third in Québec French. `read` marks the messages read to widen the rules (A's
 odd-numbered ones and g-28, seen while a refusal was checked; all of B, C, E, F, G, I, K, L and M to R; the fourteen
-of S that showed law when it was first measured); the others (A's other even-numbered ones, all of D, H and J, and
-the rest of S) were never read, and they are the measure.
+of S and the fifteen of T that showed law when each was first measured); the others (A's other even-numbered ones,
+all of D, H and J, and the rest of S and T) were never read, and they are the measure.
 
 Printed: messages not covered that show law (false acceptances) and covered messages shown nothing (false
 refusals), by the whole search and, in brackets, by the coverage rules alone (`retrieval.coverage.outside_coverage`);
