@@ -413,6 +413,8 @@ def test_a_question_and_its_message_tell_one_situation_together():
 def test_a_power_wheelchair_is_no_suitcase():
     held = {found.id for found in load_situations().holding("They broke my power wheelchairs, both of them")}
     assert "mobility-aid" in held and not held & {"bag-damaged", "bag-lost-or-damaged-domestic"}
+    late = {found.id for found in load_situations().holding("Mom's walker never showed up in Atlanta, 5 days now")}
+    assert "mobility-aid" in late and not late & {"bag-delayed", "bag-lost"}
 
 
 def test_too_late_for_check_in_is_no_old_claim():
