@@ -181,6 +181,7 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("During boarding a carry-on fell from the bin: torn rotator cuff", "injury-on-board"),
         ("The ad said $59 but the checkout added a seat fee and a fuel tax", "advertised-price"),
         ("Annulé pour optimisation du réseau, pas assez de monde à bord", "disruption-within-control"),
+        ("Vol annulé « pour des raisons de disponibilité d'appareil »", "disruption-within-control"),
         ("J'ai une allergie sévère aux arachides; l'agente trouve rien dans ma réservation", "services-not-confirmed"),
         ("Le cadre de mon fauteuil roulant était plié en arrivant du vol d'Air Inuit", "mobility-aid-small-carrier"),
         ("I'm blind and flew Calm Air; nobody helped me to the gate", "disability-small-carrier"),
@@ -306,6 +307,8 @@ def test_a_bad_file_is_refused_with_a_reason(data):
         ("Sat in row 30 next to a toddler with a tablet; the flight was delayed", "children-seating"),
         ("The delay wrecked our whole trip and the bags cost $70 each way", "bag-damaged"),
         ("Booked months ago, and the flight was cancelled yesterday", "old-disruption-claim"),
+        ("They cancelled my return for a no-show. Can the Agency strike it out of their tariff?",
+         "disruption-outside-control"),
         ("Two months ago Porter broke my wheelchair and I want the repair paid", "old-claim"),
     ],
 )
