@@ -182,6 +182,16 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("The ad said $59 but the checkout added a seat fee and a fuel tax", "advertised-price"),
         ("Annulé pour optimisation du réseau, pas assez de monde à bord", "disruption-within-control"),
         ("Vol annulé « pour des raisons de disponibilité d'appareil »", "disruption-within-control"),
+        ("Vol annulé parce que l'appareil a été réaffecté à un vol nolisé", "disruption-within-control"),
+        ("Ma mère en fauteuil roulant : y disent qu'y sont pas assujettis aux mêmes obligations que les grandes "
+         "compagnies", "disability-rules-reach"),
+        ("Le transporteur peut-il qualifier une absence d'équipage de question de sécurité? Vol annulé.",
+         "safety-disputed"),
+        ("J'ai acheté un billet unique Montréal–Reykjavik–Oslo; le second vol était exploité par un partenaire",
+         "successive-carriers"),
+        ("Their tariff keeps a $75 fee on refunds for cancelled flights. I don't think it's fair. Can someone "
+         "strike it down?", "tariff-unreasonable"),
+        ("J'avais payé 120 $ pour choisir nos sièges ensemble, pis le vol a changé", "paid-service-not-received"),
         ("J'ai une allergie sévère aux arachides; l'agente trouve rien dans ma réservation", "services-not-confirmed"),
         ("Le cadre de mon fauteuil roulant était plié en arrivant du vol d'Air Inuit", "mobility-aid-small-carrier"),
         ("I'm blind and flew Calm Air; nobody helped me to the gate", "disability-small-carrier"),
