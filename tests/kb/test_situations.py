@@ -192,6 +192,9 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("Their tariff keeps a $75 fee on refunds for cancelled flights. I don't think it's fair. Can someone "
          "strike it down?", "tariff-unreasonable"),
         ("J'avais payé 120 $ pour choisir nos sièges ensemble, pis le vol a changé", "paid-service-not-received"),
+        ("They refused to take my power wheelchair: too heavy for the cargo door", "mobility-aid-refused"),
+        ("They made my mom check her walker at the counter instead of keeping it in the cabin",
+         "assistive-device-on-board"),
         ("J'ai une allergie sévère aux arachides; l'agente trouve rien dans ma réservation", "services-not-confirmed"),
         ("Le cadre de mon fauteuil roulant était plié en arrivant du vol d'Air Inuit", "mobility-aid-small-carrier"),
         ("I'm blind and flew Calm Air; nobody helped me to the gate", "disability-small-carrier"),
@@ -315,6 +318,7 @@ def test_a_bad_file_is_refused_with_a_reason(data):
         ("Bought this suitcase last year and it came off the belt with a cracked shell", "old-claim"),
         ("Ma valise achetée l'an dernier est arrivée fendue", "old-claim"),
         ("Sat in row 30 next to a toddler with a tablet; the flight was delayed", "children-seating"),
+        ("They parked me in a manual airport chair that doesn't fit me for three hours", "mobility-aid-refused"),
         ("The delay wrecked our whole trip and the bags cost $70 each way", "bag-damaged"),
         ("Booked months ago, and the flight was cancelled yesterday", "old-disruption-claim"),
         ("They cancelled my return for a no-show. Can the Agency strike it out of their tariff?",
