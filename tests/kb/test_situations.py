@@ -202,6 +202,8 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("The email says the delay was not within their control but the gate agent literally said crew",
          "cause-disputed"),
         ("Delayed three hours for 'operational reasons' and the agent wouldn't say why", "cause-disputed"),
+        ("The gate said crew. Now the letter says air traffic control and nothing is owed for the delay. So which "
+         "is it?", "cause-disputed"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
@@ -319,6 +321,8 @@ def test_a_bad_file_is_refused_with_a_reason(data):
         ("Ma valise achetée l'an dernier est arrivée fendue", "old-claim"),
         ("Sat in row 30 next to a toddler with a tablet; the flight was delayed", "children-seating"),
         ("They parked me in a manual airport chair that doesn't fit me for three hours", "mobility-aid-refused"),
+        ("Bumped from an oversold flight. My sister says it's $900 cash, which is it, does the delay change it?",
+         "cause-disputed"),
         ("The delay wrecked our whole trip and the bags cost $70 each way", "bag-damaged"),
         ("Booked months ago, and the flight was cancelled yesterday", "old-disruption-claim"),
         ("They cancelled my return for a no-show. Can the Agency strike it out of their tariff?",
