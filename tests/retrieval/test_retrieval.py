@@ -339,17 +339,17 @@ def test_a_canadian_flight_booked_apart_leaves_the_flight_to_canada_linked():
     assert outside_coverage(dialogue) is None
 
 
-def test_a_train_stays_another_service_when_the_passenger_says_they_have_no_disability():
-    train = (
+@pytest.mark.parametrize(
+    "dialogue",
+    [
         "VIA Rail train 55 from Montréal to Toronto was five hours late. I don't have any disability or special "
-        "needs; I missed a concert. With an airline I'd get $400. Can the Agency order VIA to pay me?"
-    )
-    assert outside_coverage(train) is Outcome.OTHER_SERVICE
-    ferry = (
-        "Marine Atlantic a retardé notre traversée de 14 heures. Personne chez nous n'a de handicap. Comme en "
-        "avion, on a droit à une indemnité?"
-    )
-    assert outside_coverage(ferry) is Outcome.OTHER_SERVICE
+        "needs; I missed a concert. With an airline I'd get $400. Can the Agency order VIA to pay me?",
+        "Marine Atlantic a retardé notre traversée de 14 heures. Personne chez nous n'a de handicap. Comme en avion, "
+        "on a droit à une indemnité?",
+    ],
+)
+def test_a_train_or_a_ferry_stays_another_service_when_the_passenger_says_they_have_no_disability(dialogue):
+    assert outside_coverage(dialogue) is Outcome.OTHER_SERVICE
 
 
 def test_a_lounge_and_a_rental_suv_are_other_services():
