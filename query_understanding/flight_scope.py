@@ -118,13 +118,12 @@ def _booked_apart_abroad(said: list[str], context: str) -> bool:
     point and nothing abroad ("a connecting WestJet flight to Ottawa booked separately"): the flight booked apart is
     then Canada's, and the one abroad, if any, is not said to be apart. "Booked separately from our Air Canada
     flight" names the flight that is not apart."""
-    apart = [s for s in said if SEPARATE_BOOKING.search(fold(s))]
+    apart = [(s, RESIDENCE.sub(" ", fold(s))) for s in said]
     return any(
-        APART_FROM.search(fold(s))
-        or _places_abroad(RESIDENCE.sub(" ", fold(s)))
-        or _airports_abroad(s)
-        or not _names_canadian_point(s, RESIDENCE.sub(" ", fold(s)), context)
-        for s in apart
+        APART_FROM.search(folded) or _places_abroad(folded) or _airports_abroad(s)
+        or not _names_canadian_point(s, folded, context)
+        for s, folded in apart
+        if SEPARATE_BOOKING.search(folded)
     )
 
 
