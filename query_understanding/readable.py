@@ -32,11 +32,7 @@ families = lru_cache(maxsize=4096)(_families)
 _GENERIC_ASK = {"en": "What are my rights?", "fr": "Quels sont mes droits?"}
 _AND = {"en": "and", "fr": "et"}
 # "…, and is there a deadline?": a second ask joined to the one before it, which it does not replace
-_JOINED_ASK = re.compile(
-    r"(?:and|et|or|ou)\s+(?:how|what|when|which|who|is|are|do|does|can|could|will|would"
-    r"|comment|quel\w*|quand|combien|est-ce|dans quels?)\b",
-    re.IGNORECASE,
-)
+_JOIN = re.compile(r"(?:and|et|or|ou)\s+", re.IGNORECASE)
 
 
 def word_count(text: str) -> int:
@@ -103,7 +99,8 @@ def _asking_clause(text: str, story: str) -> str:
     pieces = re.split(r",\s*|\s*:\s+|\s+(?:so|donc|alors)\s+", text)
     starts = []
     for start in range(len(pieces) - 1, 0, -1):
-        if start > 1 and _JOINED_ASK.match(pieces[start]):
+        joined = _JOIN.match(pieces[start])
+        if start > 1 and joined and asks_by_form(pieces[start][joined.end() :]):
             starts.append(start - 1)  # "y aura-t-il une médiation, et dans quels délais?" asks both
         starts.append(start)
     tails = [_as_question(", ".join(p for p in pieces[start:] if p.strip())) for start in dict.fromkeys(starts)]
