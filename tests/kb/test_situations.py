@@ -321,6 +321,7 @@ def test_a_bad_file_is_refused_with_a_reason(data):
         ("Ma valise achetée l'an dernier est arrivée fendue", "old-claim"),
         ("Sat in row 30 next to a toddler with a tablet; the flight was delayed", "children-seating"),
         ("They parked me in a manual airport chair that doesn't fit me for three hours", "mobility-aid-refused"),
+        ("I don't have any disability; I just want the Agency to make VIA pay for the delay", "disability-complaint"),
         ("Bumped from an oversold flight. My sister says it's $900 cash, which is it, does the delay change it?",
          "cause-disputed"),
         ("The delay wrecked our whole trip and the bags cost $70 each way", "bag-damaged"),
