@@ -18,6 +18,7 @@ COMMANDS = {
     "ranker": ("eval.ranker_fit", "the ranker fitted on story sets, each set measured held out; --write ships it"),
     "linear": ("eval.linear_eval", "the linear map's penalty, chosen on held-out bank entries"),
     "coverage": ("eval.coverage_eval", "law shown where no Canadian law applies, and nothing shown where it does"),
+    "coverage-words": ("eval.coverage_fit", "the coverage rules' model of words, writers held out; --write ships it"),
     "situations": ("eval.situations_eval", "how often the situations hold for passengers' own telling of them"),
     "pinpoint": ("eval.pinpoint_eval", "the part of the law that answers: unit recall, strict and near, words read"),
     "reliability": ("eval.reliability", "fault, load and hostile-input scenarios: trials and failures"),

@@ -14,7 +14,8 @@ cancellation). A passenger who says they have no disability ("I'm not disabled, 
 train into the law's reach, and neither does a disability bring a cruise or a railway abroad (Amtrak) into it. The
 flights a passenger names only to ask whether a law reaches the trouble, or to repeat what they read or heard of
 one ("does the APPR cover the shuttle?", "my sister says there's a Canadian law"), are no evidence that the trouble
-was a flight.
+was a flight. Where the rules see nothing beyond the law, a model of words (`retrieval/coverage_words.py`) may still
+find the dialogue unlike every trouble the law covers.
 """
 
 from __future__ import annotations
@@ -52,14 +53,24 @@ from query_understanding.lexicon import (
     families,
 )
 from query_understanding.segments import looks_like_question, sentences
+from retrieval.coverage_words import CoverageWords, load_coverage_words
 from retrieval.outcome import Outcome
 
 # where a sentence turns ("no issues there, but the resort..."): each side is weighed apart
 _CONTRAST_CLAUSE = re.compile(f"(?={CONTRAST.pattern})", re.IGNORECASE)
 
 
-def outside_coverage(dialogue: str) -> Outcome | None:
-    """Why the dialogue falls outside the knowledge base, or None when it may be covered."""
+def outside_coverage(dialogue: str, model: CoverageWords | None = None) -> Outcome | None:
+    """Why the dialogue falls outside the knowledge base, or None when it may be covered: by the rules, then by the
+    model of words (the shipped one unless `model` is given)."""
+    outside = outside_by_rules(dialogue)
+    if outside is None and (model or load_coverage_words()).refuses(dialogue):
+        return Outcome.UNLIKE_COVERED
+    return outside
+
+
+def outside_by_rules(dialogue: str) -> Outcome | None:
+    """Why the coverage rules find the dialogue outside the knowledge base, or None."""
     told, dialogue = dialogue, _without_uneventful_flights(dialogue)
     text = fold(dialogue)
     if FOREIGN_REGIME.search(text) and not names_canada(dialogue):

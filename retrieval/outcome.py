@@ -18,6 +18,7 @@ class Outcome(StrEnum):
     OTHER_SERVICE = "another kind of service"
     NOT_AIR_TRAVEL = "not about air travel"
     NO_CANADIAN_LINK = "no link to Canada"  # no Canadian departure, arrival or carrier, as the dialogue tells it
+    UNLIKE_COVERED = "unlike what the law covers"  # the model of words (retrieval/coverage_words.py)
     FLIGHT_NOT_IN_CANADA = "flight_not_in_canada"  # the passenger answered: neither from nor to Canada
     # one question (retrieval/results.py)
     NOTHING_FOUND = "not_covered"  # nothing in the knowledge base is close enough to show
