@@ -198,6 +198,11 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("J'ai une allergie sévère aux arachides; l'agente trouve rien dans ma réservation", "services-not-confirmed"),
         ("Le cadre de mon fauteuil roulant était plié en arrivant du vol d'Air Inuit", "mobility-aid-small-carrier"),
         ("I'm blind and flew Calm Air; nobody helped me to the gate", "disability-small-carrier"),
+        ("Flew Pacific Coastal with my guide dog and they wanted her in a crate in the hold", "service-dog-small-carrier"),
+        ("Trois jours avant le vol d'Air Creebec, j'avais demandé de l'aide pour mon fauteuil roulant",
+         "disability-short-notice-small-carrier"),
+        ("Canadian North left my dad in his wheelchair at the gate in Iqaluit and nobody came for two hours",
+         "disability-left-waiting-small-carrier"),
         ("Ils disent que c'est hors de leur contrôle. C'tu vrai ça? Le vol a été annulé la veille", "cause-disputed"),
         ("The email says the delay was not within their control but the gate agent literally said crew",
          "cause-disputed"),
@@ -208,6 +213,25 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
 )
 def test_a_situation_holds_for_its_description(text, situation):
     assert situation in {found.id for found in load_situations().holding(text)}
+
+
+def test_part_2_of_the_accessibility_regulations_is_a_large_carrier_s_and_part_vii_a_smaller_one_s():
+    broken = "The wheelchair came back broken from the {carrier} flight to Winnipeg"
+    large = {situation.id for situation in load_situations().holding(broken.format(carrier="Air Canada"))}
+    small = {situation.id for situation in load_situations().holding(broken.format(carrier="Calm Air"))}
+    assert "mobility-aid" in large and "mobility-aid-small-carrier" not in large
+    assert "mobility-aid-small-carrier" in small and "mobility-aid" not in small
+
+
+def test_help_to_get_off_or_a_wheelchair_s_repair_is_no_tarmac_delay_nor_a_safety_cause():
+    for text, situation in (
+        ("Nobody came to help her get off, she waited 45 minutes on the plane after landing", "tarmac-delay"),
+        ("Personne est venu l'aider à débarquer, elle a attendu dans l'avion", "tarmac-delay"),
+        ("The flight was late and his chair came out bent; do they pay the whole repair?", "disruption-safety"),
+    ):
+        assert situation not in {found.id for found in load_situations().holding(text)}
+    repair = "Delayed five hours waiting for a repair to the plane's door"
+    assert "disruption-safety" in {found.id for found in load_situations().holding(repair)}
 
 
 def test_a_flight_attendant_or_a_meal_coupon_is_not_what_it_resembles():
