@@ -198,7 +198,7 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("J'ai une allergie sévère aux arachides; l'agente trouve rien dans ma réservation", "services-not-confirmed"),
         ("Le cadre de mon fauteuil roulant était plié en arrivant du vol d'Air Inuit", "mobility-aid-small-carrier"),
         ("I'm blind and flew Calm Air; nobody helped me to the gate", "disability-small-carrier"),
-        ("Flew Pacific Coastal with my guide dog and they wanted her in a crate in the hold", "service-dog-small-carrier"),
+        ("Flew Pacific Coastal with my guide dog and they wanted her in a crate", "service-dog-small-carrier"),
         ("Trois jours avant le vol d'Air Creebec, j'avais demandé de l'aide pour mon fauteuil roulant",
          "disability-short-notice-small-carrier"),
         ("Canadian North left my dad in his wheelchair at the gate in Iqaluit and nobody came for two hours",
