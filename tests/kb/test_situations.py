@@ -209,6 +209,11 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("Delayed three hours for 'operational reasons' and the agent wouldn't say why", "cause-disputed"),
         ("The gate said crew. Now the letter says air traffic control and nothing is owed for the delay. So which "
          "is it?", "cause-disputed"),
+        ("Cancelled for the mechanics' strike, but they knew it was coming for weeks", "cause-disputed"),
+        ("Vol retardé de 6 h, pis l'équipage c'est pas la météo, non?", "cause-disputed"),
+        ("Delayed five hours for a scheduled check; that doesn't sound like safety to me", "cause-disputed"),
+        ("Vol annulé, y'ont tu le droit de dire « mécanique » pis pas payer?", "cause-disputed"),
+        ("We were bumped from the oversold flight. Is a $900 credit the right amount?", "denied-boarding-compensation"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
