@@ -221,7 +221,8 @@ class SearchEngine:
             # like no way a passenger asks about the law, and telling no situation the law distinguishes: on every
             # set, the questions this gate stopped that told a situation were answerable, and none of the others
             return []
-        if evidence.outside_lead > weights.outside_margin:
+        story_told = shares and len(question.split()) > STORY_WORDS  # a story telling a situation the law distinguishes
+        if evidence.outside_lead > weights.outside_margin and not story_told:
             return []  # more like a question about flying that the law does not answer
         ranked = with_situations(evidence.fuse(weights, self.references), shares, weights.situation)
         best, roles = (ranked[0][1] if ranked else 0.0), self.situations.roles

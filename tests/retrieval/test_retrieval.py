@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 
 import httpx
@@ -511,6 +512,24 @@ def test_a_question_about_flying_that_no_law_answers_shows_nothing(engine):
     assert evidence.outside_lead > 0
     assert engine.search(question) == []
     assert engine.search("Do I get meals if my flight is delayed 4 hours?")  # a question the law answers
+
+
+def test_a_story_telling_a_situation_is_searched_though_it_reads_like_a_question_no_law_answers(engine):
+    """The gate against questions about flying that no law answers (a terminal, a lounge) stops short questions; a
+    story that tells a situation the law distinguishes (a ski bag broken in the hold) is searched whatever it
+    resembles. The gate is forced here for every text, by a margin no question passes."""
+    strict = copy.copy(engine)
+    strict.weights = replace(engine.weights, outside_margin=-2.0)
+    story = (
+        "Ski week in Whistler with my brother, flew WestJet Toronto to Vancouver on January 14. I paid $35 to check "
+        "my ski bag (skis, poles and boots). At the Vancouver carousel the bag was ripped and one ski was cracked "
+        "right through, I reported it at the WestJet desk. The skis cost $850 last winter and I have the receipt. "
+        "WestJet offers a $100 travel credit and says sports equipment travels at the owner's risk under its tariff. "
+        "Can they hide behind the tariff like that?"
+    )
+    assert strict.search("Which terminal does Air Canada use at Pearson?") == []
+    assert strict.search("Do I get meals if my flight is delayed 4 hours?") == []  # short: the gate still decides
+    assert ("C-26", "sch6-art17") in units(strict.search(story, "en", ask="Can they hide behind the tariff like that?"))
 
 
 def test_a_trip_report_still_shows_the_law_for_its_ask_about_a_bag_damaged_in_the_hold(engine):
