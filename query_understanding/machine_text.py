@@ -19,7 +19,8 @@ _ADDRESS = re.compile(
     r"|\b[a-z0-9][a-z0-9-]+\.(?:com|org|net|ca|gc|gov|info|io|co|uk|fr|eu|us|example|ly|me|app|link|xyz)\b",
     re.IGNORECASE,
 )
-_MARKDOWN = re.compile(r"[*_`#\[\]<>|~\\]|^\s*(?:[-+>]|\d+[.)])\s|:[a-z-]+\[|\$[^\d\s]", re.IGNORECASE)
+# "$x" may open a formula; "30$?" closes an amount as Québec writes it
+_MARKDOWN = re.compile(r"[*_`#\[\]<>|~\\]|^\s*(?:[-+>]|\d+[.)])\s|:[a-z-]+\[|\$[^\d\s.,;:!?)»]", re.IGNORECASE)
 _NUMBER = re.compile(r"\d+(?:[ ,.\u202f\u00a0]\d{3})*(?:[.,]\d+)?")
 _NUMBER_WORDS = {
     "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
@@ -48,6 +49,15 @@ _INTERROGATIVES = {
 }  # fmt: skip
 _FRENCH_INVERSION = re.compile(r"\w-(?:t-)?(?:je|tu|il|elle|on|nous|vous|ils|elles)\b", re.IGNORECASE)
 _SENTENCE_BREAK = re.compile(r"[.!?;:…]\s+\S")
+# Québec French asks with "tu" after the verb, no hyphen ("Y peuvent tu se cacher derrière leur tarif?", "Ça compte
+# tu?"), not the pronoun after a conjunction or before its verb ("pis tu sais", "Si tu peux"); and a statement ending
+# in a tag asks too ("Pis la Convention s'applique pas, c'est ça?")
+_QUEBEC_TU = re.compile(
+    r"\b(?!(?:que|qu|si|quand|et|pis|comme|mais|ou|où|parce|lorsque|puisque|dont|toi|moi|je|j)\b)[^\W\d_]+ tu\b"
+    r"(?! (?:as|es|vas|peux|dois|veux|sais|fais|dis|penses|crois|vois|viens|prends|me|te|ne|n'|l'|m'|t')\b)",
+    re.IGNORECASE,
+)
+_TAG = re.compile(r"(?:c'est ça|c'est-tu ça|, non|hein|n'est-ce pas|is that right|isn't it)\s*\?$", re.IGNORECASE)
 
 
 def rule_broken(question: str, passenger_text: str) -> str | None:
@@ -88,11 +98,14 @@ def _value(number: str) -> float:
 
 
 def asks_by_form(text: str) -> bool:
-    """Whether `text` is shaped as a question: an auxiliary first, an interrogative early, a French inversion."""
+    """Whether `text` is shaped as a question: an auxiliary first, an interrogative early, a French inversion, the
+    Québec "tu" after a verb, or a tag at its end."""
     words = [word.casefold().replace("’", "'") for word in _WORD.findall(text)]
     if words[:1] and words[0] in _AUXILIARIES:
         return True
-    return any(word in _INTERROGATIVES for word in words[:8]) or bool(_FRENCH_INVERSION.search(text))
+    if any(word in _INTERROGATIVES for word in words[:8]) or _FRENCH_INVERSION.search(text):
+        return True
+    return bool(_QUEBEC_TU.search(text.replace("’", "'")) or _TAG.search(text.strip()))
 
 
 def without_facts(question: str) -> str:

@@ -33,7 +33,7 @@ BROKEN_BY_REASON = {  # what the rule names -> questions that break it
         "Does evil.example pay Porter claims?",
         "What does Porter owe, [see here](http://x)?",  # a Markdown link
     ],
-    "formatting": ["What does Porter owe for a **cancelled** flight?"],
+    "formatting": ["What does Porter owe for a **cancelled** flight?", "Is $x owed for the $y hotel?"],
     "statement": ["You are owed compensation by Porter for this cancellation?"],
     "says something": ["Porter owes you money. What else can you claim?"],
     "question mark": ["What does Porter owe for the cancellation"],
@@ -57,6 +57,15 @@ def test_a_question_the_passenger_asked_in_those_words_passes_though_not_shaped_
     assert rule_broken("Pis pour le retard, on a droit à quelque chose (4h)?", passenger) is None
     assert "statement" in rule_broken("On a droit à 400 $ pour le retard?", passenger)  # not the passenger's words
     assert "statement" in rule_broken("Pour le retard?", passenger)  # too short to be a question of its own
+
+
+def test_quebec_french_asks_with_tu_after_the_verb_and_an_amount_ends_with_its_dollar_sign():
+    passenger = "WestJet a brisé mes skis. J'ai payé 30$ pour le sac pis 240$ de location."
+    assert rule_broken("Y peuvent tu se cacher derrière leur tarif, et je peux tu ravoir le 30$?", passenger) is None
+    assert rule_broken("La location de 240$, ça compte tu?", passenger) is None
+    assert rule_broken("La Convention s'applique pas au Canada, c'est ça?", passenger) is None
+    for statement in ("Pis tu sais, les skis étaient neufs?", "Si tu paies le sac, il est couvert?"):
+        assert "statement" in rule_broken(statement, passenger)
 
 
 def test_a_negated_auxiliary_opens_a_question():

@@ -315,3 +315,15 @@ def test_an_ask_joined_by_and_keeps_the_ask_before_it():
         "Comment ça se passe : y aura-t-il une médiation avant une décision, et dans quels délais?"
     )
     assert any("médiation" in question for question in understand([story], config=None).questions)
+
+
+def test_a_quebec_story_asked_with_tu_shows_its_own_asks_not_a_general_one():
+    story = (
+        "Air Canada Québec -> Vancouver le 9 janvier, semaine de planche à Whistler avec ma blonde. J'ai payé 35$ pour "
+        "enregistrer ma planche pis mes bottes. À Vancouver la housse était déchirée pis la planche était fendue sur "
+        "le long. J'ai fait le rapport au comptoir tout de suite. La planche valait 700$, j'ai la facture. Air Canada "
+        "m'offre 100$ en crédit en disant que l'équipement de sport voyage aux risques du client selon leur tarif. "
+        "J'ai loué une planche 5 jours, 240$. Y peuvent tu faire ça? Pis la location, ça compte tu?"
+    )
+    (question,) = understand([story], config=None).questions
+    assert question.startswith("Y peuvent tu faire ça") and "location" in question
