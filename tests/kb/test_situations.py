@@ -214,6 +214,10 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("Delayed five hours for a scheduled check; that doesn't sound like safety to me", "cause-disputed"),
         ("Vol annulé, y'ont tu le droit de dire « mécanique » pis pas payer?", "cause-disputed"),
         ("We were bumped from the oversold flight. Is a $900 credit the right amount?", "denied-boarding-compensation"),
+        ("My bag came four days late; are the 21 days business days or calendar days?", "convention-days"),
+        ("Leur tarif exclut les bijoux pis l'électronique dans les bagages enregistrés, y'ont tu le droit?",
+         "liability-excluded"),
+        ("Their conditions of carriage say fragile items travel at the passenger's own risk", "liability-excluded"),
     ],
 )
 def test_a_situation_holds_for_its_description(text, situation):
