@@ -217,6 +217,8 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("My bag came four days late; are the 21 days business days or calendar days?", "convention-days"),
         ("Mon gars s'est brûlé à bord. Si on poursuit, c'est au Québec ou aux États?", "where-to-sue"),
         ("Le cadenas de ma valise était pu là pis y manquait ma chaîne en or", "bag-damaged"),
+        ("Held two hours by air traffic control in the snow, then the crew ran out of duty hours and it was cancelled",
+         "earlier-disruption"),
         ("The zipper lock on my suitcase had been cut and a camera was stolen from it", "bag-damaged"),
         ("Mon gars s'est brûlé à bord. Si on poursuit, on a combien de temps?", "old-claim"),
         ("Leur tarif exclut les bijoux pis l'électronique dans les bagages enregistrés, y'ont tu le droit?",
