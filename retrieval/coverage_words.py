@@ -12,13 +12,13 @@ this?" says nothing of what happened. Its weights are data (`retrieval/coverage_
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from foundation.text import words
+from retrieval.fitted import read_fitted
 
 COVERAGE_WORDS_FILE = Path(__file__).resolve().parent / "coverage_words.json"
 # the law's and Canada's own names: what a passenger read or hoped, not what happened to them
@@ -74,7 +74,4 @@ def parse_coverage_words(data: object) -> CoverageWords:
 @cache
 def load_coverage_words(path: Path = COVERAGE_WORDS_FILE) -> CoverageWords:
     """The shipped model, read and checked once per process."""
-    try:
-        return parse_coverage_words(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, json.JSONDecodeError, CoverageWordsError) as error:
-        raise CoverageWordsError(f"{path}: {error}; `python -m eval coverage-words --write` rewrites it") from error
+    return read_fitted(path, parse_coverage_words, CoverageWordsError, "python -m eval coverage-words --write")

@@ -11,13 +11,13 @@ items; the command prints the figures of each set held out from the fit that mea
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from kb.passage import UnitId
+from retrieval.fitted import read_fitted
 from retrieval.fusion import Evidence
 from retrieval.situations import Engagement
 
@@ -100,7 +100,4 @@ def parse_ranker(data: object) -> Ranker:
 @cache
 def load_ranker(path: Path = RANKER_FILE) -> Ranker:
     """The shipped ranker, read and checked once per process."""
-    try:
-        return parse_ranker(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, json.JSONDecodeError, RankerError) as error:
-        raise RankerError(f"{path}: {error}; `python -m eval ranker --write` rewrites it") from error
+    return read_fitted(path, parse_ranker, RankerError, "python -m eval ranker --write")
