@@ -30,6 +30,7 @@ from kb.passage import Passage, UnitId, whole_unit
 from kb.situations import load_situations
 from kb.store import KnowledgeBase
 from query_understanding.flight_scope import flight_reach
+from retrieval.coverage_words import load_coverage_words
 from retrieval.fusion import Evidence, Weights, cross_references, with_situations
 from retrieval.pinpoint import Pinpointer
 from retrieval.ranker import CANDIDATES, Ranker, load_ranker, unit_features
@@ -69,6 +70,7 @@ class SearchEngine:
         self.encoder = knowledge_base.encoders.english
         self.weights = weights or Weights()
         self.ranker = ranker or load_ranker()
+        self.coverage_words = load_coverage_words()  # read at start, like the ranker: a damaged file names its fix
         self.units: dict[UnitId, dict[str, list[Passage]]] = defaultdict(lambda: defaultdict(list))
         for passage in knowledge_base.passages:
             self.units[passage.unit_id][passage.lang].append(passage)

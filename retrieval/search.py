@@ -48,7 +48,7 @@ def search_dialogue(
     Coverage is checked first, on the passenger's own words: a dialogue beyond the knowledge base costs no call
     to the language model, and the built-in rules write the questions the review log keeps for it.
     """
-    outside = outside_coverage("\n".join(turns))
+    outside = outside_coverage("\n".join(turns), engine.coverage_words)
     understanding = understand(turns, config=None if outside else llm_config, http_client=http_client)
     return _search_each(understanding, turns, engine, k, outside)
 
