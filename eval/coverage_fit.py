@@ -50,6 +50,7 @@ def main(args: argparse.Namespace) -> int:
     messages = read_messages(args.gold)
     for message in messages:
         message["ruled_out"] = outside_by_rules(message["text"]) is not None
+        message["words"] = features(message["text"])
     sources = Counter(m["source"] for m in messages)
     print(f"{len(messages)} messages: " + ", ".join(f"{n} {source}" for source, n in sources.items()))
     folds = _folds(messages)
@@ -58,10 +59,11 @@ def main(args: argparse.Namespace) -> int:
         held_out = {}
         for fold in range(FOLDS):
             model = fit([m for m in messages if folds[m["group"]] != fold], penalty, threshold=0.5)
-            held_out |= {id(m): model.likelihood_outside(m["text"]) for m in messages if folds[m["group"]] == fold}
+            held_out |= {id(m): model.likelihood_of(m["words"]) for m in messages if folds[m["group"]] == fold}
         for threshold in THRESHOLDS:
-            results[(penalty, threshold)] = _errors(messages, lambda m: held_out[id(m)] >= threshold)  # noqa: B023
-    rules_only = _errors(messages, lambda m: False)
+            refused = {key for key, likelihood in held_out.items() if likelihood >= threshold}
+            results[(penalty, threshold)] = _errors(messages, refused)
+    rules_only = _errors(messages, set())
     print(f"{'candidate':<22} {'not covered, accepted':>22} {'covered, refused':>17}   by source (accepted/refused)")
     print(_row("the rules alone", rules_only))
     for (penalty, threshold), errors in results.items():
@@ -100,14 +102,15 @@ def read_messages(story_sets: list[Path]) -> list[dict]:
 
 
 def fit(messages: list[dict], penalty: float, threshold: float) -> CoverageWords:
-    """A logistic model of "not covered" over each message's words, the two classes weighed equally."""
-    counts = Counter(word for m in messages for word in features(m["text"]))
+    """A logistic model of "not covered" over each message's `words` (its `features`), the two classes weighed
+    equally."""
+    counts = Counter(word for m in messages for word in m["words"])
     vocabulary = sorted(word for word, n in counts.items() if n >= MIN_MESSAGES)
     column = {word: i for i, word in enumerate(vocabulary)}
     x = np.zeros((len(messages), len(vocabulary) + 1))
     x[:, -1] = 1.0
     for row, message in enumerate(messages):
-        x[row, [column[w] for w in features(message["text"]) if w in column]] = 1.0
+        x[row, [column[w] for w in message["words"] if w in column]] = 1.0
     y = np.array([0.0 if m["covered"] else 1.0 for m in messages])
     balance = np.where(y == 1, 0.5 / y.mean(), 0.5 / (1 - y.mean()))
     penalised = np.r_[np.ones(len(vocabulary)), 0.0]
@@ -127,13 +130,14 @@ def _folds(messages: list[dict]) -> dict[str, int]:
     return {group: i % FOLDS for i, group in enumerate(groups)}
 
 
-def _errors(messages: list[dict], model_refuses) -> dict[str, tuple[int, int]]:
-    """(not covered accepted, covered refused) by source, the rules first and the model after them."""
+def _errors(messages: list[dict], refused_by_model: set[int]) -> dict[str, tuple[int, int]]:
+    """(not covered accepted, covered refused) by source, the rules first and the model after them (the `id` of
+    each message it refuses)."""
     errors = {}
     for source in ("coverage", "stories", "phrasings", "bank", "all"):
         mine = [m for m in messages if source in ("all", m["source"])]
-        accepted = sum(1 for m in mine if not m["covered"] and not m["ruled_out"] and not model_refuses(m))
-        refused = sum(1 for m in mine if m["covered"] and (m["ruled_out"] or model_refuses(m)))
+        accepted = sum(1 for m in mine if not m["covered"] and not m["ruled_out"] and id(m) not in refused_by_model)
+        refused = sum(1 for m in mine if m["covered"] and (m["ruled_out"] or id(m) in refused_by_model))
         errors[source] = (accepted, refused)
     return errors
 

@@ -48,7 +48,11 @@ class CoverageWords:
 
     def likelihood_outside(self, dialogue: str) -> float:
         """How likely no law here governs the dialogue, in (0, 1)."""
-        z = self.bias + sum(self.weights.get(word, 0.0) for word in features(dialogue))
+        return self.likelihood_of(features(dialogue))
+
+    def likelihood_of(self, words: frozenset[str]) -> float:
+        """The same for a dialogue's `features`, read once by whoever scores it many times (the fit)."""
+        z = self.bias + sum(self.weights.get(word, 0.0) for word in words)
         return 1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0)))
 
     def refuses(self, dialogue: str) -> bool:

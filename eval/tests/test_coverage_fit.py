@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 
 from eval.coverage_fit import fit, main
+from retrieval.coverage_words import features
 
 
 def test_the_words_of_messages_not_covered_weigh_toward_a_refusal():
-    messages = [{"text": f"the train was late {n}", "covered": False} for n in range(4)]
-    messages += [{"text": f"the flight was late {n}", "covered": True} for n in range(4)]
+    messages = [{"words": features(f"the train was late {n}"), "covered": False} for n in range(4)]
+    messages += [{"words": features(f"the flight was late {n}"), "covered": True} for n in range(4)]
     model = fit(messages, penalty=1.0, threshold=0.9)
     assert model.weights["train"] > 0 > model.weights["flight"]
     assert model.likelihood_outside("the train was late") > 0.5 > model.likelihood_outside("the flight was late")
