@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Literal
 
-from foundation.text import detect_language, fold
+from foundation.text import detect_language, fold, words
 from query_understanding.lexicon import (
     AIRPORT_CODE,
     APART_FROM,
@@ -182,9 +182,7 @@ def _places_abroad(folded: str) -> set[str]:
     """The places abroad a folded text names, London counting only with Heathrow, the UK and the like, and Sydney
     only with Australia, Qantas and the like."""
     places = {match.group(0) for pattern in (FOREIGN_PLACE, UK_LONDON) for match in pattern.finditer(folded)}
-    if AUSTRALIA.search(folded):
-        places |= {match.group(0) for match in CANADIAN_PLACE.finditer(folded)} & {"sydney"}
-    return places
+    return places | {"sydney"} if AUSTRALIA.search(folded) and "sydney" in words(folded) else places
 
 
 def _airports_abroad(text: str) -> set[str]:
