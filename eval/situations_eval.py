@@ -47,7 +47,7 @@ def found(situations: Situations, record: dict) -> tuple[list[bool], int]:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--phrasings", type=Path, default=PHRASINGS, help="messages naming their situations")
-    parser.add_argument("--batch", choices=("A", "B", "C", "D", "E", "F", "G"), help="only this batch's messages")
+    parser.add_argument("--batch", choices=tuple("ABCDEFGHI"), help="only this batch's messages")
     parser.add_argument("--by-situation", action="store_true", help="recall of each situation, weakest first")
     parser.add_argument("--as-gold", type=Path, help="write the messages as retrieval items to this file")
 
