@@ -55,11 +55,13 @@ class EvidenceReplay:
     """The product's engine searched through its measurement seam: each question's evidence is gathered once
     (`SearchEngine.evidence`) and ranked under whichever weights are being tried (`SearchEngine.rank`).
 
-    `search_dialogue` needs only `query_vector`, `search` and `pinpointer` of an engine, so it runs on this unchanged.
+    `search_dialogue` needs only `coverage_words`, `query_vector`, `search` and `pinpointer` of an engine, so it runs
+    on this unchanged.
     """
 
     def __init__(self, engine: SearchEngine):
         self.engine = engine
+        self.coverage_words = engine.coverage_words
         self.pinpointer = engine.pinpointer
         self.weights = engine.weights
         self._evidence: dict[tuple[str, str, bytes | None], Evidence | None] = {}
