@@ -1,10 +1,14 @@
-"""`python -m eval ranker`: fit the ranker (`retrieval/ranker.py`) on story sets and measure it on each set held out.
+"""`python -m eval ranker`: fit the ranker (`retrieval/ranker.py`) and the map of stories' words it reads
+(`retrieval/story_words.py`) on story sets, and measure both on each set held out.
 
 Every question the product searches for an item gives its candidates (`SearchEngine.candidates`), each labelled by
 whether the item's gold holds it. A logistic model (L2-penalised, Newton's method) is fitted on every set but one
 and measured on that one through the product's own search (`search_dialogue`), beside the fused order it replaces;
-the figures printed are the held-out sets'. `--write` fits on all the sets given and writes the shipped file. The
-dev set's items never go in (the issue's rule for every ranker): a file named dev.jsonl is refused.
+the figures printed are the held-out sets'. The map of stories' words is fitted on the bank and the story sets; each
+set's candidates read the map fitted without that set, so the ranker learns how far to trust the map on stories it
+never saw, and the held-out set is searched with that same map. `--write` fits both on all the sets given and
+writes the shipped files. The dev set's items never go in (the issue's rule for every ranker): a file named
+dev.jsonl is refused.
 """
 
 from __future__ import annotations
@@ -19,14 +23,16 @@ from pathlib import Path
 import numpy as np
 
 from eval.retrieval_eval import GoldItem, load_gold
+from eval.story_words_fit import fit_story_words, training_texts
 from eval.tune import EvidenceReplay, item_scores, summary
 from foundation.settings import Settings
 from foundation.text import detect_language
+from kb.store import KnowledgeBase
 from query_understanding import understand
 from retrieval.coverage import outside_coverage
 from retrieval.engine import SearchEngine
 from retrieval.ranker import RANKER_FILE, Ranker
-from retrieval.search import load_engine
+from retrieval.story_words import NO_STORY_WORDS, STORY_WORDS_FILE, StoryWords
 from retrieval.terms import terms
 
 PENALTY = 1.0  # the L2 penalty on standardised weights; 0.1, 10 and 100 gave the same held-out means within 0.002
@@ -74,7 +80,8 @@ def fit(rows: list[tuple[dict[str, float], bool]], penalty: float = PENALTY) -> 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gold", type=Path, nargs="+", required=True, help="story sets, one fold each")
-    parser.add_argument("--write", action="store_true", help=f"fit on every set and write {RANKER_FILE.name}")
+    parser.add_argument("--write", action="store_true", help=f"fit on every set, write {RANKER_FILE.name} and "
+                        f"{STORY_WORDS_FILE.name}")  # fmt: skip
     parser.add_argument("--store", type=Path, help="knowledge base to search (default: the app's)")
 
 
@@ -82,16 +89,21 @@ def main(args: argparse.Namespace) -> int:
     if any(path.name == "dev.jsonl" for path in args.gold):
         raise SystemExit("the dev set's items never train the ranker: leave dev.jsonl out")
     settings = Settings.from_environment()
-    engine = load_engine(args.store or settings.store_dir, settings.chroma_url)
+    knowledge_base = KnowledgeBase.open(args.store or settings.store_dir, settings.chroma_url)
+    engine = SearchEngine(knowledge_base, ranker=FUSED_ORDER, story_words=NO_STORY_WORDS)  # not the files it rewrites
     sets = {path.stem: load_gold(path) for path in args.gold}
-    rows = {name: labelled_candidates(engine, items) for name, items in sets.items()}
+    bank = training_texts(engine.knowledge_base.bank, [])
+    stories = {name: training_texts([], items) for name, items in sets.items()}
+    maps = {name: fit_story_words(bank + [t for other, texts in stories.items() if other != name for t in texts])
+            for name in sets}  # fmt: skip
+    rows = {name: labelled_candidates(with_map(engine, maps[name]), items) for name, items in sets.items()}
     print("each set held out: the fused order | the ranker fitted on the other sets (R@5 / MAP@5 / wrong law)")
     means = {"fused": [], "ranker": []}
     for name, items in sets.items():
         figures = []
         others = fit([row for other, labelled in rows.items() if other != name for row in labelled])
         for label, ranker in (("fused", FUSED_ORDER), ("ranker", others)):
-            held_out = copy.copy(engine)  # shares the loaded knowledge base; only the order differs
+            held_out = with_map(engine, maps[name])  # shares the loaded knowledge base; the order and map differ
             held_out.ranker = ranker
             row = summary(items, item_scores(EvidenceReplay(held_out), items, 5))
             cells = (row.get("recall@5", math.nan), row.get("map@5", math.nan), row.get("wrong law", math.nan))
@@ -101,7 +113,16 @@ def main(args: argparse.Namespace) -> int:
     for label, cells in means.items():
         print(f"{'mean ' + label:14} " + " / ".join(f"{statistics.fmean(c[i] for c in cells):.3f}" for i in range(3)))
     if args.write:
+        fit_story_words(bank + [t for texts in stories.values() for t in texts]).save(STORY_WORDS_FILE)
         ranker = fit([row for labelled in rows.values() for row in labelled])
         RANKER_FILE.write_text(json.dumps(ranker.to_record(), indent=1) + "\n", encoding="utf-8")
-        print(f"wrote {RANKER_FILE}: fitted on {sum(map(len, rows.values()))} candidates of {len(sets)} sets")
+        print(f"wrote {STORY_WORDS_FILE} and {RANKER_FILE}: fitted on {sum(map(len, rows.values()))} candidates of "
+              f"{len(sets)} sets")  # fmt: skip
     return 0
+
+
+def with_map(engine: SearchEngine, story_words: StoryWords) -> SearchEngine:
+    """The engine searching with another map of stories' words, its loaded knowledge base shared."""
+    engine = copy.copy(engine)
+    engine.story_words = story_words
+    return engine

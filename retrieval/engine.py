@@ -8,7 +8,9 @@ Five kinds of evidence, each a score per unit, each from its own retriever (`ret
 - for a French question, bank multilingual: cosine between the question and every entry, English or
   French, through a multilingual encoder, so a French question finds units whose entries are in English;
 - bank linear: what a map fitted on the bank's entries, from an entry's vector to its unit, says of the question
-  (bge-small-en's vectors of the English entries; for a French question, also the multilingual vectors of all).
+  (bge-small-en's vectors of the English entries; for a French question, also the multilingual vectors of all);
+- story words: what a map from a text's words to its units, fitted on the bank and on stories written from the
+  law, says of the question (`retrieval/story_words.py`); read by the ranker only, like bank linear.
 
 The situations the question describes (`kb/situations.py`, `retrieval/situations.py`) then lift the units they
 engage, in the order the ask needs, above their neighbours. What passes the cuts is shown in the order of a model
@@ -25,6 +27,7 @@ from collections import defaultdict
 
 import numpy as np
 
+from foundation.text import detect_language
 from kb.embeddings import MAX_QUERY_TOKENS
 from kb.passage import Passage, UnitId, whole_unit
 from kb.situations import load_situations
@@ -37,6 +40,7 @@ from retrieval.ranker import CANDIDATES, Ranker, load_ranker, unit_features
 from retrieval.results import Hit
 from retrieval.retrievers import DenseRetriever, LinearRetriever, MultilingualRetriever, SparseRetriever
 from retrieval.situations import engagements
+from retrieval.story_words import StoryWords, load_story_words
 from retrieval.terms import terms
 
 PASSAGE_CANDIDATES = 60
@@ -63,14 +67,22 @@ class SearchEngine:
     """Everything a search needs, loaded once per process and shared by every session; read-only after init but for
     the last vector's dense scores (`dense`)."""
 
-    def __init__(self, knowledge_base: KnowledgeBase, weights: Weights | None = None, ranker: Ranker | None = None):
+    def __init__(
+        self,
+        knowledge_base: KnowledgeBase,
+        weights: Weights | None = None,
+        ranker: Ranker | None = None,
+        story_words: StoryWords | None = None,
+    ):
         """Questions are encoded by the models the knowledge base was built with (`KnowledgeBase.encoders`); what
-        is shown is ordered by the shipped ranker unless the evaluator tries another."""
+        is shown is ordered by the shipped ranker and map of stories' words unless the evaluator fits others (and
+        then starts without the shipped files, so that their fit rewrites a damaged one)."""
         self.knowledge_base = knowledge_base
         self.encoder = knowledge_base.encoders.english
         self.weights = weights or Weights()
         self.ranker = ranker or load_ranker()
         self.coverage_words = load_coverage_words()  # read at start, like the ranker: a damaged file names its fix
+        self.story_words = story_words if story_words is not None else load_story_words()
         self.units: dict[UnitId, dict[str, list[Passage]]] = defaultdict(lambda: defaultdict(list))
         for passage in knowledge_base.passages:
             self.units[passage.unit_id][passage.lang].append(passage)
@@ -130,6 +142,7 @@ class SearchEngine:
             bank_linear_multilingual=(
                 self.bank_linear_multilingual.scores(multilingual) if multilingual is not None else {}
             ),
+            story_words=self.story_words.scores(question, lang),
         )
 
     def dense(self, vector: np.ndarray) -> tuple[dict[UnitId, float], dict[UnitId, float], dict[UnitId, float]]:
@@ -228,13 +241,16 @@ class SearchEngine:
             return []  # more like a question about flying that the law does not answer
         ranked = with_situations(evidence.fuse(weights, self.references), shares, weights.situation)
         best, roles = (ranked[0][1] if ranked else 0.0), self.situations.roles
+        # the whole dialogue's words too: a question carries its ask's facts, the dialogue all the story's
+        told = self.story_words.scores("\n".join(dialogue), detect_language(dialogue[-1])) if dialogue else {}
         found = []
         for position, (unit, score) in enumerate(ranked[:CANDIDATES]):
             if score <= 0:
                 break
             if score < weights.relative_cut * best and shares.get(unit, 0.0) < weights.kept_share:
                 continue  # nothing weak is shown, not to fill up to k, unless a told situation engages it
-            found.append((unit, unit_features(position, score / best, evidence, unit, engaged.get(unit), roles)))
+            features = unit_features(position, score / best, evidence, unit, engaged.get(unit), roles, told)
+            found.append((unit, features))
         return found
 
     def unit_passage(self, unit: UnitId, lang: str) -> Passage | None:

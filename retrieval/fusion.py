@@ -73,6 +73,7 @@ class Evidence:
     outside_lead: float = -1.0
     bank_linear: dict[UnitId, float] = field(default_factory=dict)  # read by the ranker only, not fused
     bank_linear_multilingual: dict[UnitId, float] = field(default_factory=dict)  # French questions only
+    story_words: dict[UnitId, float] = field(default_factory=dict)  # read by the ranker only, not fused
 
     @cached_property
     def floors(self) -> tuple[float, float, float]:

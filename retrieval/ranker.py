@@ -2,11 +2,12 @@
 
 Fusion and the situations' lift (`retrieval/fusion.py`) decide which units are shown; a weighted sum cannot say
 which of them comes first when a long story engages five situations, each with its first unit at a full share.
-The model weighs what decides that: how close the unit's text and its bank entries are to the question, what the linear
-map fitted on the bank says of it (`retrieval/retrievers.py`), how many of the told situations engage it and at what
-place, whether its role (a limit, a definition, a deadline...) is what the ask asks for. Its coefficients are data
-(`retrieval/ranker.json`), fitted by `python -m eval ranker` on the project's own story sets, never on the dev set's
-items; the command prints the figures of each set held out from the fit that measures it.
+The model weighs what decides that: how close the unit's text and its bank entries are to the question, what the
+linear map fitted on the bank says of it (`retrieval/retrievers.py`), what the map of stories' words says of it
+(`retrieval/story_words.py`), how many of the told situations engage it and at what place, whether its role (a
+limit, a definition, a deadline...) is what the ask asks for. Its coefficients are data (`retrieval/ranker.json`),
+fitted by `python -m eval ranker` on the project's own story sets, never on the dev set's items; the command prints
+the figures of each set held out from the fit that measures it.
 """
 
 from __future__ import annotations
@@ -37,9 +38,11 @@ def unit_features(
     unit: UnitId,
     engaged: Engagement | None,
     roles: frozenset[str],
+    told: dict[UnitId, float],
 ) -> dict[str, float]:
     """What the model reads of one candidate: its place and share of the best in the fused order, each kind of
-    evidence over its weakest candidate's, and how the told situations engage it, role by role."""
+    evidence over its weakest candidate's, what the map of stories' words says of it for the question and for the
+    whole dialogue (`told`), and how the told situations engage it, role by role."""
     passage_floor, bank_floor, _ = evidence.floors
     features = {
         "relative": relative,
@@ -50,6 +53,8 @@ def unit_features(
         "bank_multilingual": evidence.bank_multilingual.get(unit, 0.0),
         "bank_linear": evidence.bank_linear.get(unit, 0.0),
         "bank_linear_multilingual": evidence.bank_linear_multilingual.get(unit, 0.0),
+        "story_words": evidence.story_words.get(unit, 0.0),
+        "story_words_dialogue": told.get(unit, 0.0),
         "share": engaged.share if engaged else 0.0,
         "situations": float(engaged.situations) if engaged else 0.0,
         "place": float(engaged.place) if engaged else float(NOT_ENGAGED),
