@@ -27,7 +27,6 @@ from collections import defaultdict
 
 import numpy as np
 
-from foundation.text import detect_language
 from kb.embeddings import MAX_QUERY_TOKENS
 from kb.passage import Passage, UnitId, whole_unit
 from kb.situations import load_situations
@@ -241,16 +240,13 @@ class SearchEngine:
             return []  # more like a question about flying that the law does not answer
         ranked = with_situations(evidence.fuse(weights, self.references), shares, weights.situation)
         best, roles = (ranked[0][1] if ranked else 0.0), self.situations.roles
-        # the whole dialogue's words too: a question carries its ask's facts, the dialogue all the story's
-        told = self.story_words.scores("\n".join(dialogue), detect_language(dialogue[-1])) if dialogue else {}
         found = []
         for position, (unit, score) in enumerate(ranked[:CANDIDATES]):
             if score <= 0:
                 break
             if score < weights.relative_cut * best and shares.get(unit, 0.0) < weights.kept_share:
                 continue  # nothing weak is shown, not to fill up to k, unless a told situation engages it
-            features = unit_features(position, score / best, evidence, unit, engaged.get(unit), roles, told)
-            found.append((unit, features))
+            found.append((unit, unit_features(position, score / best, evidence, unit, engaged.get(unit), roles)))
         return found
 
     def unit_passage(self, unit: UnitId, lang: str) -> Passage | None:

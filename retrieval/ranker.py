@@ -38,11 +38,10 @@ def unit_features(
     unit: UnitId,
     engaged: Engagement | None,
     roles: frozenset[str],
-    told: dict[UnitId, float],
 ) -> dict[str, float]:
     """What the model reads of one candidate: its place and share of the best in the fused order, each kind of
-    evidence over its weakest candidate's, what the map of stories' words says of it for the question and for the
-    whole dialogue (`told`), and how the told situations engage it, role by role."""
+    evidence over its weakest candidate's (the map of stories' words' among them), and how the told situations
+    engage it, role by role."""
     passage_floor, bank_floor, _ = evidence.floors
     features = {
         "relative": relative,
@@ -54,7 +53,6 @@ def unit_features(
         "bank_linear": evidence.bank_linear.get(unit, 0.0),
         "bank_linear_multilingual": evidence.bank_linear_multilingual.get(unit, 0.0),
         "story_words": evidence.story_words.get(unit, 0.0),
-        "story_words_dialogue": told.get(unit, 0.0),
         "share": engaged.share if engaged else 0.0,
         "situations": float(engaged.situations) if engaged else 0.0,
         "place": float(engaged.place) if engaged else float(NOT_ENGAGED),

@@ -20,7 +20,7 @@ STORY = "The crew shortage got our flight cancelled. How much do we get?"  # eng
 
 def test_the_shipped_ranker_reads_only_features_the_engine_gives():
     engaged = Engagement(1.0, 2, 0, frozenset({"limit"}), True)
-    given = unit_features(0, 1.0, EVIDENCE, S11, engaged, load_situations().roles, {S11: 0.5})
+    given = unit_features(0, 1.0, EVIDENCE, S11, engaged, load_situations().roles)
     assert set(load_ranker().names) <= set(given)
 
 

@@ -36,16 +36,13 @@ def test_the_shipped_map_scores_units_of_the_knowledge_base(knowledge_base):
     assert max(scores, key=scores.get).doc in {"SOR-2019-150", "C-26"}
 
 
-def test_the_engine_hands_the_question_s_and_the_dialogue_s_scores_to_the_ranker(fake_engine):
+def test_the_engine_hands_each_question_s_scores_to_the_ranker(fake_engine):
     engine = type(fake_engine)(fake_engine.knowledge_base, fake_engine.weights, story_words=MAP)
-    question, dialogue = "What compensation do we get?", ("They cancelled our flight.", STORY)
-    evidence = engine.evidence(question, "en")
-    assert evidence.story_words == MAP.scores(question, "en")
-    found = dict(engine.candidates(evidence, question, dialogue=dialogue))
+    evidence = engine.evidence(STORY, "en")
+    assert evidence.story_words == MAP.scores(STORY, "en")
+    found = dict(engine.candidates(evidence, STORY))
     assert found and all(
-        features["story_words"] == MAP.scores(question, "en").get(unit, 0.0)
-        and features["story_words_dialogue"] == MAP.scores("\n".join(dialogue), "en").get(unit, 0.0)
-        for unit, features in found.items()
+        features["story_words"] == evidence.story_words.get(unit, 0.0) for unit, features in found.items()
     )
 
 
