@@ -17,7 +17,7 @@ ITEMS = [
         "compound",
         ["They cancelled, the crew was short. Compensation?", "And my suitcase was damaged."],
         {S19, ART17},
-    ),  # fmt: skip
+    ),
     GoldItem("b", "en", ["The crew never showed up and they cancelled; what compensation is owed?"], {S19}),
     GoldItem("c", "en", ["The handle of my suitcase was ripped off, damaged beyond repair."], {ART17}),
     GoldItem("d", "unanswerable", ["My train was late."], set()),
