@@ -1,6 +1,6 @@
 """Hybrid search over the knowledge base, fused per unit of law, thresholded, one passage per unit.
 
-Five kinds of evidence, each a score per unit, each from its own retriever (`retrieval/retrievers.py`):
+Six kinds of evidence, each a score per unit, each from its own retriever (`retrieval/retrievers.py`):
 - passage dense: cosine between the question and the unit's text (Chroma, bge-small-en);
 - bank dense: cosine between the question and the question bank's entries for the unit, that is how
   passengers talk about what the unit governs (written from the law, never from evaluation items);

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from kb.passage import UnitId
+from retrieval.fitted import read_fitted
 from retrieval.terms import terms
 
 STORY_WORDS_FILE = Path(__file__).resolve().parent / "story_words.npz"
@@ -65,7 +66,7 @@ class StoryWords:
         )
 
 
-def parse_story_words(arrays) -> StoryWords:
+def parse_story_words(arrays: dict[str, np.ndarray]) -> StoryWords:
     """The map of a loaded file's arrays, or StoryWordsError."""
     try:
         words, idf, units, weights = (arrays[name] for name in ("words", "idf", "units", "weights"))
@@ -93,13 +94,16 @@ def parse_story_words(arrays) -> StoryWords:
 NO_STORY_WORDS = StoryWords({}, np.zeros(0, dtype=np.float32), (), np.zeros((0, 0), dtype=np.float32))
 
 
+def read_arrays(path: Path) -> dict[str, np.ndarray]:
+    """Every array of the map's file, read whole, or StoryWordsError for a file that is no such archive."""
+    try:
+        with np.load(path, allow_pickle=False) as arrays:
+            return dict(arrays)
+    except (ValueError, zipfile.BadZipFile) as problem:
+        raise StoryWordsError(f"not the map's file ({problem})") from problem
+
+
 @cache
 def load_story_words(path: Path = STORY_WORDS_FILE) -> StoryWords:
     """The shipped map, read and checked once per process: a damaged file names the command that rewrites it."""
-    try:
-        with np.load(path, allow_pickle=False) as arrays:
-            return parse_story_words(arrays)
-    except StoryWordsError as problem:
-        raise StoryWordsError(f"{path}: {problem}; `{COMMAND}` rewrites it") from problem
-    except (OSError, ValueError, zipfile.BadZipFile) as problem:
-        raise StoryWordsError(f"{path}: not the map's file ({problem}); `{COMMAND}` rewrites it") from problem
+    return read_fitted(path, parse_story_words, StoryWordsError, COMMAND, read=read_arrays)
