@@ -45,7 +45,7 @@ GRID = {
     "earlier_turns": (0.25, 0.5),
     "other_roles": (1.0,),  # every fold of the last three runs chose it
     "kept_share": (2.0, 1.0, 0.5, 0.33),  # 2.0: no engaged unit is kept below the cut
-    "min_likelihood": (0.0, 0.1, 0.125, 0.15),  # 0.0: every candidate the cut keeps may be shown
+    "min_likelihood": (0.0, 0.09, 0.1, 0.125, 0.15),  # 0.0: every candidate the cut keeps may be shown
 }
 # the product's weights before situations
 BEFORE = Weights(situation=0.0, relative_cut=0.3, kept_share=2.0, min_likelihood=0.0)

@@ -2,11 +2,12 @@
 
 A long story names its problems in words spread among many others (the airline's excuse, the hotel, the wedding
 missed), and the words that decide which unit a volunteer shows differ from the law's and the bank's: "they said it
-was crew", "my suitcase came back soaked". A ridge map from a text's stemmed words (tf-idf) to the units a volunteer
-would show scores every unit for a question; the ranker (`retrieval/ranker.py`) weighs that score. The map is fitted
-on the question bank and on the project's story sets, written from the law's text by writers who never saw the
-product; never on the dev set. Its weights are data (`retrieval/story_words.npz`), fitted with the ranker by
-`python -m eval ranker --write`, which fits it without each story set in turn and prints that set's figures.
+was crew", "my suitcase came back soaked". A ridge map from a text's stemmed words and pairs of neighbouring words
+(tf-idf) to the units a volunteer would show scores every unit for a question; the ranker (`retrieval/ranker.py`)
+weighs that score. The map is fitted on the question bank and on the project's story sets, written from the law's
+text by writers who never saw the product; never on the dev set. Its weights are data (`retrieval/story_words.npz`),
+fitted with the ranker by `python -m eval ranker --write`, which fits it without each story set in turn and prints
+that set's figures.
 """
 
 from __future__ import annotations
@@ -16,13 +17,14 @@ import zipfile
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
 
 from kb.passage import UnitId
 from retrieval.fitted import read_fitted
-from retrieval.terms import terms
+from retrieval.terms import stems
 
 STORY_WORDS_FILE = Path(__file__).resolve().parent / "story_words.npz"
 COMMAND = "python -m eval ranker --write"
@@ -30,6 +32,14 @@ COMMAND = "python -m eval ranker --write"
 
 class StoryWordsError(ValueError):
     """The map's file cannot be used; the message names what is wrong and the command that rewrites it."""
+
+
+def story_terms(text: str, lang: str) -> list[str]:
+    """A text's stemmed words, stop words kept (`retrieval.terms.stems`), then each two neighbours among them as one
+    term: "crew shortag", "not weather", "how much" and "by when" tell a situation and its ask better than their
+    words apart (README, "Stories' words")."""
+    words = stems(text, lang)
+    return words + [f"{first} {second}" for first, second in pairwise(words)]
 
 
 @dataclass(frozen=True)
@@ -42,8 +52,8 @@ class StoryWords:
     weights: np.ndarray  # words × units
 
     def vector(self, words: list[str]) -> np.ndarray:
-        """A text's stemmed `words` (`retrieval.terms.terms`), each known one weighted by 1 + log of its count times
-        its idf, scaled to length 1."""
+        """A text's `story_terms`, each known one weighted by 1 + log of its count times its idf, scaled to
+        length 1."""
         vector = np.zeros(len(self.words), dtype=np.float32)
         for word, count in Counter(words).items():
             index = self.words.get(word)
@@ -54,7 +64,7 @@ class StoryWords:
 
     def scores(self, text: str, lang: str) -> dict[UnitId, float]:
         """Every unit the map knows, scored for `text`: about 1 for the units of a text like those it was fitted on."""
-        return dict(zip(self.units, (self.vector(terms(text, lang)) @ self.weights).tolist(), strict=True))
+        return dict(zip(self.units, (self.vector(story_terms(text, lang)) @ self.weights).tolist(), strict=True))
 
     def save(self, path: Path) -> None:
         np.savez_compressed(
@@ -62,7 +72,7 @@ class StoryWords:
             words=np.array(sorted(self.words, key=self.words.get)),
             idf=self.idf.astype(np.float32),
             units=np.array([f"{unit.doc} {unit.unit}" for unit in self.units]),
-            weights=self.weights.astype(np.float32),
+            weights=self.weights.astype(np.float16),  # half the file; every score within 0.0001 of the fit's
         )
 
 

@@ -1,4 +1,5 @@
-"""Words as the sparse index compares them: folded, stemmed, stop words gone."""
+"""Words as the sparse index compares them: folded, stemmed, stop words gone (and, for the map of stories' words,
+kept)."""
 
 from __future__ import annotations
 
@@ -53,3 +54,8 @@ def _stem(word: str, lang: str) -> str:
 def terms(text: str, lang: str = "en") -> list[str]:
     stop = STOP_WORDS.get(lang, STOP_WORDS["en"])
     return [_stem(w, lang) for w in words(text) if w not in stop and len(w) > 1]
+
+
+def stems(text: str, lang: str = "en") -> list[str]:
+    """Every word's stem, stop words kept: "what can I get", "how much" and "not" tell what a story asks."""
+    return [_stem(w, lang) for w in words(text)]

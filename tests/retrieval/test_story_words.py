@@ -1,5 +1,5 @@
-"""The map of stories' words: a story's words score the units they point at, the engine hands the scores to the
-ranker, and a damaged file says how to rewrite it."""
+"""The map of stories' words: a story's words and neighbouring pairs of words score the units they point at, the
+engine hands the scores to the ranker, and a damaged file says how to rewrite it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from kb.passage import UnitId
-from retrieval.story_words import StoryWords, StoryWordsError, load_story_words
+from retrieval.story_words import StoryWords, StoryWordsError, load_story_words, story_terms
 from retrieval.terms import terms
 
 S19, ART17 = UnitId("SOR-2019-150", "s19"), UnitId("C-26", "sch6-art17")
@@ -26,6 +26,13 @@ def test_a_story_s_words_score_the_units_they_point_at():
     both = MAP.scores(STORY, "en")
     assert both[ART17] == pytest.approx(2 * both[S19]) and both[S19] > 0  # damaged suitcase, cancelled
     assert MAP.scores("Nothing here the map knows.", "en") == {S19: 0.0, ART17: 0.0}
+
+
+def test_every_word_and_two_neighbouring_words_are_terms():
+    assert story_terms("What can I get?", "en") == ["what", "can", "i", "get", "what can", "can i", "i get"]
+    pair = StoryWords({"crew sick": 0}, np.ones(1, dtype=np.float32), (S19,), np.ones((1, 1), dtype=np.float32))
+    assert pair.scores("Half the crew sick, they said.", "en")[S19] == pytest.approx(1.0)
+    assert pair.scores("The pilot was sick, the crew tired.", "en")[S19] == 0.0  # the same words, apart
 
 
 def test_the_shipped_map_scores_units_of_the_knowledge_base(knowledge_base):
