@@ -19,7 +19,8 @@ from kb.passage import UnitId
 from retrieval.story_words import StoryWords, story_terms
 
 # the ridge penalty and the fewest texts a term must be in to get a weight: with the pairs of neighbouring words,
-# each story set held out, 0.5 and 3 scored best of 0.3, 0.5, 1 and 2, and of 2, 3 and 4 (README, "Stories' words")
+# each story set held out, 0.5 and 3 scored best of 0.3, 0.5, 1 and 2, and of 2, 3 and 4 (README, "Every word and
+# pairs of words")
 PENALTY = 0.5
 MIN_TEXTS = 3
 

@@ -54,7 +54,7 @@ class Weights:
     kept_share: float = 0.33  # a unit a told situation engages with this share or more is shown below the relative cut
     # after a question's first passage, none the ranker gives a likelihood under this: with the map of stories'
     # words and pairs of words, 0.09 scored best of 0.075, 0.09, 0.1 and 0.125 on the thirty-seven story sets, each
-    # held out from the ranker's and the map's fit (README, "Stories' words"); 0.1 and 0.125 before it
+    # held out from the ranker's and the map's fit (README, "Every word and pairs of words"); 0.1 and 0.125 before
     min_likelihood: float = 0.09
 
 

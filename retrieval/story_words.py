@@ -37,14 +37,14 @@ class StoryWordsError(ValueError):
 def story_terms(text: str, lang: str) -> list[str]:
     """A text's stemmed words, stop words kept (`retrieval.terms.stems`), then each two neighbours among them as one
     term: "crew shortag", "not weather", "how much" and "by when" tell a situation and its ask better than their
-    words apart (README, "Stories' words")."""
+    words apart (README, "Every word and pairs of words")."""
     words = stems(text, lang)
     return words + [f"{first} {second}" for first, second in pairwise(words)]
 
 
 @dataclass(frozen=True)
 class StoryWords:
-    """Each known word's index and inverse document frequency, the units scored, and a weight per word and unit."""
+    """Each known term's index and inverse document frequency, the units scored, and a weight per term and unit."""
 
     words: dict[str, int]
     idf: np.ndarray
