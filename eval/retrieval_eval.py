@@ -10,6 +10,11 @@ Systems (all turns joined into one query unless said otherwise):
 
 The last two are the product's engine searching one question the evaluator writes itself (`search_one_question`);
 the passage BM25 of the baselines is the evaluator's own (`PassageBM25`): the product gives it no weight.
+
+For `full`, the table ends with where the passages land (`placement`): of the passages shown under the questions of
+a message the page splits into several, how many sit under a question whose own search would not rank them in its
+first ten while another question's would. A passenger reads question by question; the pooled figures cannot see a
+bag's compensation shown under the cancellation's question.
 """
 
 from __future__ import annotations
@@ -126,6 +131,31 @@ def system_runner(
     raise ValueError(f"unknown system {name!r}; expected some of {', '.join(SYSTEMS)}")
 
 
+PLACEMENT_DEPTH = 10  # how far down a question's own search a passage shown under it may stand
+
+
+def placement(items: list[GoldItem], engine: SearchEngine, k: int, llm_config: LLMSettings | None) -> dict[str, int]:
+    """Passages shown under one question of a several-question message, and those of them "crossed": outside that
+    question's own first results and inside another question's. Each question's own search is its searched text
+    alone, without the rest of the message (the page's search reads the message's situations too)."""
+    crossed = shown = 0
+    for item in items:
+        result = search_dialogue(item.turns, engine, k=k, llm_config=llm_config)
+        if len(result.results) < 2 or result.outside_coverage:
+            continue
+        lang = detect_language(item.turns[-1])
+        own = [
+            {hit.passage.unit_id for hit in engine.search(result.understanding.searched(i), lang, PLACEMENT_DEPTH, q)}
+            for i, q in enumerate(result.understanding.questions)
+        ]
+        for i, question in enumerate(result.results):
+            others = set().union(*(units for j, units in enumerate(own) if j != i))
+            for hit in question.hits:
+                shown += 1
+                crossed += hit.passage.unit_id not in own[i] and hit.passage.unit_id in others
+    return {"shown": shown, "crossed": crossed}
+
+
 def score(items: list[GoldItem], shown: dict[str, Units], k: int) -> dict:
     """Macro P/R/F1/MAP@k over answerable items, abstention over unanswerable ones."""
     answerable = [item for item in items if item.gold]
@@ -177,6 +207,8 @@ def evaluate(items: list[GoldItem], systems: list[str], engine: SearchEngine, k:
             "latency_ms": {"p50": percentile(latencies, 50), "p95": percentile(latencies, 95)},
             "shown": {item_id: [list(u) for u in units[:k]] for item_id, units in shown.items()},
         }
+        if name == "full":
+            results[name]["placement"] = placement(items, engine, k, llm_config)
     return results
 
 
@@ -213,6 +245,14 @@ def format_table(results: dict, k: int) -> str:
     for name, result in results.items():
         row = result["overall"]
         lines.append(f"{name:<12} " + " ".join(f"{row[key]:>12.3f}" if key in row else f"{'':>12}" for key in keys))
+    for name, result in results.items():
+        if "placement" in result:
+            placed = result["placement"]
+            share = placed["crossed"] / placed["shown"] if placed["shown"] else 0.0
+            lines.append(
+                f"\n{name}: placement, passages under a question that another question's own search finds and its own "
+                f"does not: {placed['crossed']} of {placed['shown']} ({share:.1%})"
+            )
     return "\n".join(lines)
 
 
