@@ -44,6 +44,8 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("On a poireauté à la porte quatre heures, l'équipage était pas là", "disruption-within-control"),
         ("Delayed for maintenance, but routine checks don't count as safety, do they?", "safety-disputed"),
         ("We landed 2h50 late but the door only opened 3h10 late: which time counts?", "arrival-time"),
+        ("Their tariff caps what they pay for a lost suitcase at $500", "tariff-lower-limit"),
+        ("Le tarif prévoit un montant forfaitaire de 100 $ pour une valise retardée", "tariff-lower-limit"),
         ("L'avion a atterri avec 2 h 55 de retard, mais la porte a ouvert 20 minutes plus tard. Quelle heure compte?",
          "arrival-time"),
         ("They said the cancellation was for weather but other flights left fine", "cause-disputed"),
@@ -371,6 +373,7 @@ def test_a_bad_file_is_refused_with_a_reason(data):
         ("They cancelled my return for a no-show. Can the Agency strike it out of their tariff?",
          "disruption-outside-control"),
         ("Two months ago Porter broke my wheelchair and I want the repair paid", "old-claim"),
+        ("Their tariff caps baggage at $2,100, and they say that covers my power wheelchair too", "tariff-lower-limit"),
     ],
 )
 def test_what_only_resembles_a_situation_does_not_tell_it(text, situation):
