@@ -45,6 +45,8 @@ def test_every_engaged_unit_is_a_unit_of_the_bank():
         ("Delayed for maintenance, but routine checks don't count as safety, do they?", "safety-disputed"),
         ("We landed 2h50 late but the door only opened 3h10 late: which time counts?", "arrival-time"),
         ("Their tariff caps what they pay for a lost suitcase at $500", "tariff-lower-limit"),
+        ("I'm blind; the agent cancelled my boarding over my guide dog. Don't I get their reasons in writing?",
+         "disability-refused"),
         ("Le tarif prévoit un montant forfaitaire de 100 $ pour une valise retardée", "tariff-lower-limit"),
         ("L'avion a atterri avec 2 h 55 de retard, mais la porte a ouvert 20 minutes plus tard. Quelle heure compte?",
          "arrival-time"),
