@@ -39,6 +39,7 @@ _ASK_LABEL = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?…])(?:\s?[\"'”»)])*\s+|\s*\n+\s*")  # "pas nous. » Un" ends at the guillemet
+_BULLET = re.compile(r"^[-–—•*·]\s+(?=\S)")  # "- Est-ce que ...?": a list's bullet, which is not the passenger's words
 _ABBREVIATION = re.compile(r"\b(?:St|Ste|Mr|Mrs|Ms|Dr|vs|etc|approx|e\.g|i\.e|No)\.$", re.IGNORECASE)
 _ENUMERATION = re.compile(r"(?:^|(?<=[\s:;,.!?]))\(?([1-9])[).]\s+(?=\S)")
 _CONJUNCTION = r"(?:and|or|also|plus|but|et|ou|mais|aussi)"
@@ -101,9 +102,10 @@ def _enumerated_chunks(text: str) -> list[tuple[bool, str]]:
 
 
 def sentences(text: str) -> list[str]:
-    """The text's sentences, an abbreviation's full stop ("St.", "approx.") ending none."""
+    """The text's sentences without a list's bullet, an abbreviation's full stop ("St.", "approx.") ending none."""
     pieces: list[str] = []
     for piece in _SENTENCE_END.split(text):
+        piece = _BULLET.sub("", piece.strip())
         if pieces and _ABBREVIATION.search(pieces[-1]):
             pieces[-1] = f"{pieces[-1]} {piece}"
         elif piece.strip():

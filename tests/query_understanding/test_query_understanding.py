@@ -71,6 +71,18 @@ def test_two_asks_become_two_questions_each_with_its_facts(message, in_first, in
     assert all(words in second for words in in_second)
 
 
+def test_asks_listed_with_bullets_are_shown_as_asked_without_the_bullet():
+    message = (
+        "Porter m'a refusée a l'embarquement a Québec, le vol était survendu. Replacée sur le vol du lendemain, "
+        "arrivée a Toronto 15h en retard.\n- C'est-tu considéré comme un refus d'embarquement?\n"
+        "- Pis pour ma valise brisée, ils paient quoi?"
+    )
+    first, second = offline(message).questions
+    assert first.startswith("C'est-tu considéré comme un refus d'embarquement")
+    assert "valise" in second
+    assert not any(question.lstrip().startswith("-") for question in (first, second))
+
+
 def test_at_most_three_questions():
     message = (
         "Air Canada bumped me from an oversold flight to Regina. Is the voucher they gave me enough? "
