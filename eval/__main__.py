@@ -29,7 +29,8 @@ COMMANDS = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m eval", description=__doc__)
+    # "@eval/fit_sets.txt" stands for the arguments the file lists, one a line: the story sets the shipped fits read
+    parser = argparse.ArgumentParser(prog="python -m eval", description=__doc__, fromfile_prefix_chars="@")
     commands = parser.add_subparsers(dest="command", required=True)
     modules = {}
     for name, (module_name, help_text) in COMMANDS.items():
