@@ -35,6 +35,7 @@ from kb.jsonl import read_jsonl
 from kb.passage import UnitId
 from retrieval.coverage import outside_coverage
 from retrieval.engine import SearchEngine
+from retrieval.results import SearchResult
 from retrieval.retrievers import SparseRetriever
 from retrieval.search import load_engine, search_dialogue
 
@@ -103,9 +104,10 @@ BASELINES = {
 
 
 def system_runner(
-    name: str, engine: SearchEngine, k: int, llm_config: LLMSettings | None
+    name: str, engine: SearchEngine, k: int, llm_config: LLMSettings | None, searched: dict | None = None
 ) -> Callable[[list[str]], Units]:
-    """turns -> ranked units shown, for one system."""
+    """turns -> ranked units shown, for one system; `full` keeps each dialogue's last search in `searched` (by its
+    turns), for the placement line."""
     if name in BASELINES:
         passage_bm25 = PassageBM25(engine)
 
@@ -119,7 +121,10 @@ def system_runner(
     if name == "full":
 
         def full(turns: list[str]) -> Units:
-            return [p.unit_id for p in search_dialogue(turns, engine, k=k, llm_config=llm_config).shown_passages]
+            result = search_dialogue(turns, engine, k=k, llm_config=llm_config)
+            if searched is not None:
+                searched[tuple(turns)] = result
+            return [p.unit_id for p in result.shown_passages]
 
         return full
     if name in ONE_QUESTION:
@@ -134,16 +139,16 @@ def system_runner(
 PLACEMENT_DEPTH = 10  # how far down a question's own search a passage shown under it may stand
 
 
-def placement(items: list[GoldItem], engine: SearchEngine, k: int, llm_config: LLMSettings | None) -> dict[str, int]:
-    """Passages shown under one question of a several-question message, and those of them "crossed": outside that
-    question's own first results and inside another question's. Each question's own search is its searched text
-    alone, without the rest of the message (the page's search reads the message's situations too)."""
+def placement(results: list[SearchResult], turns: list[list[str]], engine: SearchEngine) -> dict[str, int]:
+    """Passages shown under one question of a several-question message (`results`, the product's searches of the
+    dialogues `turns`), and those of them "crossed": outside that question's own first results and inside another
+    question's. Each question's own search is its searched text alone, without the rest of the message (the page's
+    search reads the message's situations too)."""
     crossed = shown = 0
-    for item in items:
-        result = search_dialogue(item.turns, engine, k=k, llm_config=llm_config)
+    for result, dialogue in zip(results, turns, strict=True):
         if len(result.results) < 2 or result.outside_coverage:
             continue
-        lang = detect_language(item.turns[-1])
+        lang = detect_language(dialogue[-1])
         own = [
             {hit.passage.unit_id for hit in engine.search(result.understanding.searched(i), lang, PLACEMENT_DEPTH, q)}
             for i, q in enumerate(result.understanding.questions)
@@ -186,7 +191,8 @@ WARM_UP = (["My flight was cancelled, what can I get?"], ["Mon vol a été annul
 def evaluate(items: list[GoldItem], systems: list[str], engine: SearchEngine, k: int, llm_config) -> dict:
     results = {}
     for name in systems:
-        run = system_runner(name, engine, k, llm_config)
+        searched: dict[tuple[str, ...], SearchResult] = {}
+        run = system_runner(name, engine, k, llm_config, searched)
         for turns in [*WARM_UP, *{detect_language(item.turns[-1]): item.turns for item in items}.values()]:
             run(turns)  # warm caches before timing, and each language's encoders (a first French search loads one)
         shown, latencies = {}, []
@@ -208,7 +214,8 @@ def evaluate(items: list[GoldItem], systems: list[str], engine: SearchEngine, k:
             "shown": {item_id: [list(u) for u in units[:k]] for item_id, units in shown.items()},
         }
         if name == "full":
-            results[name]["placement"] = placement(items, engine, k, llm_config)
+            dialogues = [item.turns for item in items]  # searched once, in the timed loop above
+            results[name]["placement"] = placement([searched[tuple(d)] for d in dialogues], dialogues, engine)
     return results
 
 

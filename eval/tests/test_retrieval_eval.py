@@ -11,11 +11,13 @@ ONE_ASK = GoldItem("one", "single", ["My flight was cancelled, what can I get?"]
 
 def test_placement_counts_every_passage_shown_under_the_questions_of_a_split_message(store_dir):
     engine = load_engine(store_dir)
-    shown = sum(len(q.hits) for q in search_dialogue(TWO_ASKS.turns, engine).results)
-    placed = placement([TWO_ASKS], engine, 5, None)
+    result = search_dialogue(TWO_ASKS.turns, engine)
+    shown = sum(len(q.hits) for q in result.results)
+    placed = placement([result], [TWO_ASKS.turns], engine)
     assert placed["shown"] == shown > 0
     assert 0 <= placed["crossed"] <= placed["shown"]
 
 
 def test_a_message_of_one_question_has_no_placement_to_measure(store_dir):
-    assert placement([ONE_ASK], load_engine(store_dir), 5, None) == {"shown": 0, "crossed": 0}
+    engine = load_engine(store_dir)
+    assert placement([search_dialogue(ONE_ASK.turns, engine)], [ONE_ASK.turns], engine) == {"shown": 0, "crossed": 0}
