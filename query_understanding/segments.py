@@ -108,8 +108,8 @@ def sentences(text: str) -> list[str]:
         piece = _BULLET.sub("", piece.strip())
         if pieces and _ABBREVIATION.search(pieces[-1]):
             pieces[-1] = f"{pieces[-1]} {piece}"
-        elif piece.strip():
-            pieces.append(piece.strip())
+        elif piece:
+            pieces.append(piece)
     return pieces
 
 
